@@ -1,0 +1,404 @@
+import Observation
+
+#if canImport(Combine)
+  import Combine
+#endif
+
+/// The runtime of a feature: it holds the state, reduces the actions you send, and runs the
+/// effects the reducer returns.
+///
+/// Everything a store does happens on the main actor, one action at a time, in the order the
+/// actions were sent. A `send` made while an action is being reduced (by a subscriber, an
+/// observer, or a reducer that captured the store) is queued behind it, never nested. The state
+/// is mutated in place, so the cost of a `send` does not depend on the size of the state.
+///
+/// `Store` is `Observable` (SwiftUI views and `withObservationTracking` see every change) and,
+/// where Combine exists, an `ObservableObject`. Code without SwiftUI can ``subscribe(_:)``.
+///
+/// ```swift
+/// struct Counter {
+///   struct State { var count = 0 }
+///   enum Action { case incrementTapped, decrementTapped }
+///
+///   @MainActor static func store() -> Store<State, Action> {
+///     Store(initialState: State()) { state, action in
+///       switch action {
+///       case .incrementTapped:
+///         state.count += 1
+///         return .none
+///       case .decrementTapped:
+///         state.count -= 1
+///         return .none
+///       }
+///     }
+///   }
+/// }
+///
+/// let store = Counter.store()
+/// store.send(.incrementTapped)
+/// print(store.state.count)  // 1
+/// ```
+///
+/// > Important: Inside the reducer, read and write the `inout` state you are given, not
+/// > `store.state`: the store's state is being mutated in place at that moment, and Swift's
+/// > exclusivity checks stop a second access.
+@MainActor
+public final class Store<State, Action: Sendable> {
+  /// The current state. It changes only by reducing an action.
+  public private(set) var state: State {
+    get {
+      registrar.access(self, keyPath: stateKeyPath)
+      return _state
+    }
+    _modify {
+      #if canImport(Combine)
+        objectWillChange.send()
+      #endif
+      registrar.willSet(self, keyPath: stateKeyPath)
+      defer { registrar.didSet(self, keyPath: stateKeyPath) }
+      yield &_state
+    }
+  }
+
+  private var _state: State
+  private let reducer: @MainActor (inout State, Action) -> Effect<Action>
+  private let registrar = ObservationRegistrar()
+  // NB: A key path literal inside a generic class is rebuilt on every use; make it once.
+  private let stateKeyPath: KeyPath<Store, State> = \.state
+  private var queue: [Action] = []
+  private var isSending = false
+  private var effects: [ObjectIdentifier: InFlight] = [:]
+  private var effectsByID: [EffectID: Set<ObjectIdentifier>] = [:]
+  private var listeners: [(id: UInt64, listener: @MainActor (State) -> Void)] = []
+  private var nextListenerID: UInt64 = 0
+
+  #if canImport(Combine)
+    /// Publishes before every change of ``state``, for SwiftUI's `@ObservedObject`.
+    public let objectWillChange = ObservableObjectPublisher()
+  #endif
+
+  /// Creates a store and, if you pass one, reduces `initialAction` before returning.
+  ///
+  /// ```swift
+  /// let store = Store(initialState: Feed.State(), initialAction: .load, Feed.reduce)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - initialState: The state the store starts with.
+  ///   - initialAction: An action reduced during `init`; its effects start then.
+  ///   - reducer: Mutates the state for an action and returns the effects to run.
+  public init(
+    initialState: State,
+    initialAction: Action? = nil,
+    _ reducer: @escaping @MainActor (inout State, Action) -> Effect<Action>
+  ) {
+    self._state = initialState
+    self.reducer = reducer
+    if let initialAction {
+      send(initialAction)
+    }
+  }
+
+  deinit {
+    for inFlight in effects.values {
+      inFlight.task.cancel()
+    }
+  }
+
+  /// Reduces `action`, then every action it causes synchronously, and starts their effects.
+  ///
+  /// When `send` returns, the action and every ``Effect/send(_:)`` it produced have been reduced,
+  /// and subscribers have been notified once. If `send` is called while an action is being
+  /// reduced, the action is queued behind it and the returned task is empty: its effects belong
+  /// to the `send` already in progress.
+  ///
+  /// ```swift
+  /// await store.send(.refresh).finish()
+  /// ```
+  ///
+  /// - Complexity: O(1) in the size of the state.
+  /// - Returns: A task that ends when the effects started by this action, and by the actions
+  ///   those effects send back, have ended.
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    guard !isSending else {
+      queue.append(action)
+      return StoreTask(nil)
+    }
+    isSending = true
+    defer { isSending = false }
+
+    var started: [Task<Void, Never>] = []
+    start(reducer(&state, action), Context(origin: action), into: &started)
+    var index = 0
+    repeat {
+      while index < queue.count {
+        let action = queue[index]
+        index += 1
+        start(reducer(&state, action), Context(origin: action), into: &started)
+      }
+      if !listeners.isEmpty {
+        let state = _state
+        for entry in listeners {
+          entry.listener(state)
+        }
+      }
+    } while index < queue.count
+    if index > 0 { queue.removeAll(keepingCapacity: true) }
+    return StoreTask(started)
+  }
+
+  /// Calls `listener` with the current state now, then with the new state each time a `send`
+  /// has finished reducing, until the subscription is cancelled or the store is released.
+  ///
+  /// This is for code without SwiftUI: servers, command-line tools, scripts. A `send` reduces
+  /// its action and every `.send` it queued before subscribers hear of it, so they see one
+  /// notification per `send`, not per action. To log every action, wrap the reducer instead.
+  ///
+  /// ```swift
+  /// let subscription = store.subscribe { state in print("count:", state.count) }
+  /// store.send(.incrementTapped)  // prints "count: 1"
+  /// subscription.cancel()
+  /// ```
+  ///
+  /// - Returns: A subscription; call ``StoreSubscription/cancel()`` to stop listening.
+  @discardableResult
+  public func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
+    let id = nextListenerID
+    nextListenerID += 1
+    listeners.append((id, listener))
+    listener(_state)
+    return StoreSubscription { [weak self] in
+      self?.listeners.removeAll { $0.id == id }
+    }
+  }
+}
+
+extension Store: Observable {}
+
+/// The effects started by one ``Store/send(_:)``: await them or cancel them.
+///
+/// ```swift
+/// // In a SwiftUI view: the effects end when the view disappears.
+/// .task { await store.send(.onAppear).finish() }
+/// ```
+public struct StoreTask: Hashable, Sendable {
+  let rawValue: Task<Void, Never>?
+
+  init(_ rawValue: Task<Void, Never>?) {
+    self.rawValue = rawValue
+  }
+
+  init(_ tasks: [Task<Void, Never>]) {
+    switch tasks.count {
+    case 0: rawValue = nil
+    case 1: rawValue = tasks[0]
+    default: rawValue = Task { await waitForAll(tasks) }
+    }
+  }
+
+  /// Waits until the effects have ended. Cancelling the waiting task cancels the effects.
+  public func finish() async {
+    guard let rawValue else { return }
+    await withTaskCancellationHandler {
+      await rawValue.value
+    } onCancel: {
+      rawValue.cancel()
+    }
+  }
+
+  /// Cancels the effects: their operations see cancellation and nothing they send is reduced.
+  public func cancel() {
+    rawValue?.cancel()
+  }
+
+  /// Whether the effects were cancelled. A task with no effects counts as cancelled.
+  public var isCancelled: Bool {
+    rawValue?.isCancelled ?? true
+  }
+}
+
+/// A subscription made with ``Store/subscribe(_:)``.
+public struct StoreSubscription: Sendable {
+  let onCancel: @MainActor @Sendable () -> Void
+
+  /// Stops the listener from being called. Cancelling twice does nothing.
+  @MainActor
+  public func cancel() {
+    onCancel()
+  }
+}
+
+// MARK: - Runtime
+
+extension Store {
+  /// What an effect inherits from the effects around it.
+  struct Context {
+    let origin: Action
+    var ids: [EffectID] = []
+  }
+
+  /// Starts `effect` and appends the tasks it started to `tasks`.
+  private func start(
+    _ effect: Effect<Action>, _ context: Context, into tasks: inout [Task<Void, Never>]
+  ) {
+    switch effect.operation {
+    case .none:
+      break
+
+    case .send(let action):
+      if isSending {
+        queue.append(action)
+      } else if let task = send(action).rawValue {
+        tasks.append(task)
+      }
+
+    case .run(let priority, let work):
+      let running = Running(ids: context.ids)
+      let send = Send<Action> { [weak self] action in self?.deliver(action, from: running) }
+      let origin = context.origin
+      let task = Task(priority: priority) { [weak self] in
+        await work.perform(send, startedBy: origin)
+        let ended = self?.end(running)
+        await ended?.waitForChildren()
+      }
+      register(running, task)
+      tasks.append(task)
+
+    case .merge(let effects):
+      for effect in effects {
+        start(effect, context, into: &tasks)
+      }
+
+    case .concatenate(let effects):
+      let running = Running(ids: context.ids)
+      let task = Task { [weak self] in
+        for effect in effects {
+          guard !Task.isCancelled, let step = self?.started(effect, context) else { break }
+          await waitForAll(step)
+        }
+        self?.end(running)
+      }
+      register(running, task)
+      tasks.append(task)
+
+    case .cancel(let id):
+      cancel(id)
+
+    case .cancellable(let id, let cancelInFlight, let effect):
+      if cancelInFlight { cancel(id) }
+      var context = context
+      context.ids.append(id)
+      start(effect, context, into: &tasks)
+    }
+  }
+
+  private func started(_ effect: Effect<Action>, _ context: Context) -> [Task<Void, Never>] {
+    var tasks: [Task<Void, Never>] = []
+    start(effect, context, into: &tasks)
+    return tasks
+  }
+
+  private func register(_ running: Running, _ task: Task<Void, Never>) {
+    let key = ObjectIdentifier(running)
+    effects[key] = InFlight(task: task, running: running)
+    for id in running.ids {
+      effectsByID[id, default: []].insert(key)
+    }
+  }
+
+  /// Removes a finished effect from the registry and hands back what it must still wait for.
+  @discardableResult
+  private func end(_ running: Running) -> Running {
+    if running.state == .active {
+      running.state = .finished
+      unregister(running)
+    }
+    return running
+  }
+
+  private func cancel(_ id: EffectID) {
+    guard let keys = effectsByID[id] else { return }
+    for key in keys {
+      guard let inFlight = effects[key] else { continue }
+      inFlight.running.state = .cancelled
+      inFlight.task.cancel()
+      unregister(inFlight.running)
+    }
+  }
+
+  private func unregister(_ running: Running) {
+    let key = ObjectIdentifier(running)
+    effects[key] = nil
+    for id in running.ids {
+      effectsByID[id]?.remove(key)
+      if effectsByID[id]?.isEmpty == true { effectsByID[id] = nil }
+    }
+  }
+
+  private func deliver(_ action: Action, from running: Running) {
+    switch running.state {
+    case .cancelled:
+      return
+    case .finished:
+      Report.write.get()(
+        """
+        MiniRedux: an effect sent \(action) after its operation had returned; it was dropped. \
+        Call send only while the operation runs.
+        """)
+    case .active:
+      if let task = send(action).rawValue {
+        running.children.append(task)
+      }
+    }
+  }
+
+  /// The number of effects in flight. For tests.
+  var inFlightEffectCount: Int { effects.count }
+}
+
+/// The registry entry of an in-flight effect. `deinit` reads only `task`, which is `Sendable`.
+private struct InFlight: Sendable {
+  let task: Task<Void, Never>
+  let running: Running
+}
+
+/// The main-actor state of one `.run` or `.concatenate` effect.
+@MainActor
+final class Running {
+  enum State { case active, cancelled, finished }
+
+  let ids: [EffectID]
+  var state = State.active
+  /// Tasks started by the actions this effect sent; its task waits for them before it ends.
+  var children: [Task<Void, Never>] = []
+
+  init(ids: [EffectID]) {
+    self.ids = ids
+  }
+
+  /// Waits for the effects of actions this effect sent. Cancelling the wait cancels them, unless
+  /// this effect was cancelled by id, which must not reach effects it only caused.
+  func waitForChildren() async {
+    let children = children
+    guard !children.isEmpty else { return }
+    if state == .cancelled {
+      for child in children { await child.value }
+    } else {
+      await waitForAll(children)
+    }
+  }
+}
+
+/// Waits for every task; cancelling the wait cancels them all.
+private func waitForAll(_ tasks: [Task<Void, Never>]) async {
+  await withTaskCancellationHandler {
+    for task in tasks { await task.value }
+  } onCancel: {
+    for task in tasks { task.cancel() }
+  }
+}
+
+#if canImport(Combine)
+  extension Store: ObservableObject {}
+#endif
