@@ -121,21 +121,25 @@ public final class Store<State, Action: Sendable> {
   ///   those effects send back, have ended.
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
+    send(action, root: nil)
+  }
+
+  private func send(_ action: Action, root: Running?) -> StoreTask {
     guard !isSending else {
       queue.append(action)
-      return StoreTask(nil)
+      return StoreTask([])
     }
     isSending = true
     defer { isSending = false }
 
     var started: [Task<Void, Never>] = []
-    start(reducer(&state, action), Context(origin: action), into: &started)
+    start(reducer(&state, action), Context(origin: action, root: root), into: &started)
     var index = 0
     repeat {
       while index < queue.count {
         let action = queue[index]
         index += 1
-        start(reducer(&state, action), Context(origin: action), into: &started)
+        start(reducer(&state, action), Context(origin: action, root: root), into: &started)
       }
       if !listeners.isEmpty {
         let state = _state
@@ -183,38 +187,29 @@ extension Store: Observable {}
 /// .task { await store.send(.onAppear).finish() }
 /// ```
 public struct StoreTask: Hashable, Sendable {
-  let rawValue: Task<Void, Never>?
-
-  init(_ rawValue: Task<Void, Never>?) {
-    self.rawValue = rawValue
-  }
+  /// The tasks of the effects the action started; each waits for the effects it caused.
+  let tasks: [Task<Void, Never>]
 
   init(_ tasks: [Task<Void, Never>]) {
-    switch tasks.count {
-    case 0: rawValue = nil
-    case 1: rawValue = tasks[0]
-    default: rawValue = Task { await waitForAll(tasks) }
-    }
+    self.tasks = tasks
   }
 
   /// Waits until the effects have ended. Cancelling the waiting task cancels the effects.
   public func finish() async {
-    guard let rawValue else { return }
-    await withTaskCancellationHandler {
-      await rawValue.value
-    } onCancel: {
-      rawValue.cancel()
-    }
+    guard !tasks.isEmpty else { return }
+    await waitForAll(tasks)
   }
 
-  /// Cancels the effects: their operations see cancellation and nothing they send is reduced.
+  /// Cancels the effects. From this moment nothing they, or the effects of actions they sent,
+  /// send is reduced. Their operations see cancellation at once; operations of effects they
+  /// caused see it when the effect that caused them ends.
   public func cancel() {
-    rawValue?.cancel()
+    for task in tasks { task.cancel() }
   }
 
   /// Whether the effects were cancelled. A task with no effects counts as cancelled.
   public var isCancelled: Bool {
-    rawValue?.isCancelled ?? true
+    tasks.allSatisfy(\.isCancelled)
   }
 }
 
@@ -235,6 +230,8 @@ extension Store {
   /// What an effect inherits from the effects around it.
   struct Context {
     let origin: Action
+    /// The effect whose `send` this work descends from: cancelling its task drops our sends.
+    let root: Running?
     var ids: [EffectID] = []
   }
 
@@ -249,18 +246,15 @@ extension Store {
     case .send(let action):
       if isSending {
         queue.append(action)
-      } else if let task = send(action).rawValue {
-        tasks.append(task)
+      } else {
+        tasks += send(action, root: context.root).tasks
       }
 
     case .run(let priority, let work):
-      let running = Running(ids: context.ids)
+      let running = Running(ids: context.ids, root: context.root)
       let send = Send<Action> { [weak self] action in self?.deliver(action, from: running) }
-      let origin = context.origin
-      let task = Task(priority: priority) { [weak self] in
-        await work.perform(send, startedBy: origin)
-        let ended = self?.end(running)
-        await ended?.waitForChildren()
+      let task = Self.spawn(work, priority, send, context.origin) { [weak self] in
+        self?.end(running)
       }
       register(running, task)
       tasks.append(task)
@@ -271,10 +265,13 @@ extension Store {
       }
 
     case .concatenate(let effects):
-      let running = Running(ids: context.ids)
+      let running = Running(ids: context.ids, root: context.root)
+      let steps = Context(origin: context.origin, root: running.root ?? running, ids: context.ids)
+      let first = started(effects[0], steps)
       let task = Task { [weak self] in
-        for effect in effects {
-          guard !Task.isCancelled, let step = self?.started(effect, context) else { break }
+        await waitForAll(first)
+        for effect in effects.dropFirst() {
+          guard !Task.isCancelled, let step = self?.started(effect, steps) else { break }
           await waitForAll(step)
         }
         self?.end(running)
@@ -293,6 +290,21 @@ extension Store {
     }
   }
 
+  /// Starts a `.run` task on the global executor, not on the main actor, so the operation starts
+  /// at once even while the main actor is busy; the task then hops back only to end.
+  private nonisolated static func spawn(
+    _ work: Effect<Action>.Work,
+    _ priority: TaskPriority?,
+    _ send: Send<Action>,
+    _ origin: Action,
+    end: @escaping @MainActor @Sendable () -> Running?
+  ) -> Task<Void, Never> {
+    Task(priority: priority) {
+      await work.perform(send, startedBy: origin)
+      await end()?.waitForChildren()
+    }
+  }
+
   private func started(_ effect: Effect<Action>, _ context: Context) -> [Task<Void, Never>] {
     var tasks: [Task<Void, Never>] = []
     start(effect, context, into: &tasks)
@@ -300,6 +312,7 @@ extension Store {
   }
 
   private func register(_ running: Running, _ task: Task<Void, Never>) {
+    running.task = task
     let key = ObjectIdentifier(running)
     effects[key] = InFlight(task: task, running: running)
     for id in running.ids {
@@ -337,6 +350,9 @@ extension Store {
   }
 
   private func deliver(_ action: Action, from running: Running) {
+    if let root = running.root, root.state != .cancelled, root.task?.isCancelled == true {
+      return
+    }
     switch running.state {
     case .cancelled:
       return
@@ -347,14 +363,13 @@ extension Store {
         Call send only while the operation runs.
         """)
     case .active:
-      if let task = send(action).rawValue {
-        running.children.append(task)
-      }
+      running.children += send(action, root: running.root ?? running).tasks
     }
   }
 
-  /// The number of effects in flight. For tests.
+  /// The number of effects in flight, and of ids they are registered under. For tests.
   var inFlightEffectCount: Int { effects.count }
+  var cancellationIDCount: Int { effectsByID.count }
 }
 
 /// The registry entry of an in-flight effect. `deinit` reads only `task`, which is `Sendable`.
@@ -369,12 +384,16 @@ final class Running {
   enum State { case active, cancelled, finished }
 
   let ids: [EffectID]
+  /// The first effect of the `send` this one descends from, or `nil` if this is that effect.
+  let root: Running?
+  var task: Task<Void, Never>?
   var state = State.active
   /// Tasks started by the actions this effect sent; its task waits for them before it ends.
   var children: [Task<Void, Never>] = []
 
-  init(ids: [EffectID]) {
+  init(ids: [EffectID], root: Running?) {
     self.ids = ids
+    self.root = root
   }
 
   /// Waits for the effects of actions this effect sent. Cancelling the wait cancels them, unless

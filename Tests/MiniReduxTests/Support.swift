@@ -121,9 +121,11 @@ final class Recorder<Element: Sendable>: @unchecked Sendable {
 
 /// Runs `body` with the library's error and misuse reports captured instead of printed.
 func capturingReports<R>(
+  isolation: isolated (any Actor)? = #isolation,
   _ body: () async throws -> R
 ) async rethrows -> (result: R, reports: [String]) {
   let reports = Recorder<String>()
-  let result = try await Report.write.withValue({ reports.append($0) }, operation: body)
+  let result = try await Report.write.withValue(
+    { reports.append($0) }, operation: body, isolation: isolation)
   return (result, reports.values)
 }

@@ -1,0 +1,587 @@
+import Dispatch
+import Testing
+
+@testable import MiniRedux
+
+/// A feature whose effects are chosen by the test: `.start(effect)` returns it as is.
+@MainActor
+func makeStore(
+  _ log: [String] = []
+) -> Store<[String], Event> {
+  Store(initialState: log) { state, event in
+    switch event {
+    case .start(let effect):
+      state.append("start")
+      return effect.value
+    case .log(let line):
+      state.append(line)
+      return .none
+    }
+  }
+}
+
+enum Event: Sendable {
+  /// `Effect` has no Equatable; the box keeps `Event` simple.
+  struct Box: Sendable { let value: Effect<Event> }
+  case start(Box)
+  case log(String)
+
+  static func start(_ effect: Effect<Event>) -> Self { .start(Box(value: effect)) }
+}
+
+enum ID: Hashable, Sendable { case a, b }
+
+@MainActor
+@Suite("Rule 3: .run runs off the main actor")
+struct RunIsolationTests {
+  @Test(".run operations run off the main actor; their sends are reduced on it")
+  func offMain() async {
+    // Given: an operation that signals while the main actor is blocked waiting for it.
+    let signal = DispatchSemaphore(value: 0)
+    let store = makeStore()
+    let task = store.send(
+      .start(
+        .run { send in
+          signal.signal()
+          await send(.log("sent"))
+        }))
+
+    // When: the main actor blocks; only an operation running elsewhere can release it.
+    let result = signal.wait(timeout: .now() + 30)
+
+    // Then
+    #expect(result == .success)
+    await task.finish()
+    #expect(store.state == ["start", "sent"])
+  }
+}
+
+@MainActor
+@Suite("Rule 4: finished effects leave nothing behind")
+struct LifetimeTests {
+  @Test("after 10,000 finished effects of every shape the store holds no bookkeeping")
+  func noBookkeeping() async {
+    let store = makeStore()
+    for i in 0..<2_000 {
+      let id = i % 7
+      await store.send(.start(.run { send in await send(.log("a")) })).finish()
+      await store.send(.start(.run { _ in }.cancellable(id: id))).finish()
+      await store.send(.start(.merge(.run { _ in }, .run { _ in }).cancellable(id: ID.a))).finish()
+      await store.send(.start(.concatenate(.run { _ in }, .send(.log("b"))).cancellable(id: id)))
+        .finish()
+      await store.send(.start(.run { _ in throw CancellationError() }.cancellable(id: ID.b)))
+        .finish()
+    }
+    #expect(store.inFlightEffectCount == 0)
+    #expect(store.cancellationIDCount == 0)
+  }
+
+  @Test("a released store is deallocated while its effect runs, and the effect is cancelled")
+  func storeRelease() async {
+    // Given: an effect that runs until cancelled.
+    let observed = Recorder<String>()
+    var store: Store<[String], Event>? = makeStore()
+    weak let weakStore = store
+    let task = store!.send(
+      .start(
+        .run { send in
+          do {
+            try await Task.sleep(for: .seconds(3600))
+          } catch {
+            observed.append("cancelled")
+          }
+          await send(.log("late"))
+        }))
+
+    // When
+    store = nil
+
+    // Then: the effect did not keep the store alive, and was cancelled.
+    #expect(weakStore == nil)
+    await task.finish()
+    #expect(observed.values == ["cancelled"])
+  }
+}
+
+@MainActor
+@Suite("Rules 5 and 6: cancellation")
+struct CancellationTests {
+  /// An effect that waits at `gate` (ignoring cancellation), records whether it was cancelled,
+  /// then tries to send `line`.
+  func gated(_ gate: Gate, _ line: String, _ seen: Recorder<String>) -> Effect<Event> {
+    .run { send in
+      await gate.wait()
+      if Task.isCancelled { seen.append("\(line) saw cancellation") }
+      await send(.log(line))
+    }
+  }
+
+  @Test("cancelInFlight cancels in-flight effects with that id before the new one starts")
+  func cancelInFlight() async {
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let store = makeStore()
+    let first = store.send(.start(gated(gate, "first", seen).cancellable(id: ID.a)))
+    let second = store.send(
+      .start(gated(gate, "second", seen).cancellable(id: ID.a, cancelInFlight: true)))
+    #expect(first.isCancelled)
+    #expect(store.inFlightEffectCount == 1)
+
+    gate.open()
+    await first.finish()
+    await second.finish()
+    #expect(store.state == ["start", "start", "second"])
+    #expect(seen.values == ["first saw cancellation"])
+  }
+
+  @Test(".cancel(id:) cancels every in-flight effect with that id, and only those")
+  func cancelAll() async {
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let store = makeStore()
+    store.send(
+      .start(.merge(gated(gate, "a1", seen), gated(gate, "a2", seen)).cancellable(id: ID.a)))
+    store.send(.start(gated(gate, "a3", seen).cancellable(id: ID.a)))
+    let other = store.send(.start(gated(gate, "b", seen).cancellable(id: ID.b)))
+    #expect(store.inFlightEffectCount == 4)
+
+    store.send(.start(.cancel(id: ID.a)))
+    #expect(store.inFlightEffectCount == 1)
+
+    gate.open()
+    await other.finish()
+    await eventually { seen.values.count == 3 }
+    #expect(store.state.filter { $0 != "start" } == ["b"])
+  }
+
+  @Test("cancelling an unknown id does nothing")
+  func unknownID() async {
+    let store = makeStore()
+    let task = store.send(.start(.run { send in await send(.log("done")) }.cancellable(id: ID.a)))
+    store.send(.start(.cancel(id: "nothing by that name")))
+    store.send(.start(.cancel(id: ID.b)))
+    await task.finish()
+    #expect(store.state.last == "done")
+  }
+
+  @Test("ids belong to one store: two stores using the same id never cancel each other")
+  func perStore() async {
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let one = makeStore()
+    let two = makeStore()
+    let task = one.send(.start(gated(gate, "one", seen).cancellable(id: ID.a)))
+    two.send(.start(.cancel(id: ID.a)))
+    #expect(one.inFlightEffectCount == 1)
+    gate.open()
+    await task.finish()
+    #expect(one.state.last == "one")
+  }
+
+  @Test("ids of different types never collide: 1 and 1.0 are different ids")
+  func typedIDs() async {
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let store = makeStore()
+    store.send(.start(gated(gate, "int", seen).cancellable(id: 1)))
+    store.send(.start(.cancel(id: 1.0)))
+    store.send(.start(.cancel(id: "1")))
+    #expect(store.inFlightEffectCount == 1)
+    store.send(.start(.cancel(id: 1)))
+    #expect(store.inFlightEffectCount == 0)
+    gate.open()
+  }
+
+  @Test("nested cancellable wrappers all apply")
+  func nested() {
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let store = makeStore()
+    store.send(.start(gated(gate, "x", seen).cancellable(id: ID.a).cancellable(id: ID.b)))
+    store.send(.start(gated(gate, "y", seen).cancellable(id: ID.a).cancellable(id: ID.b)))
+    store.send(.start(.cancel(id: ID.a)))
+    #expect(store.inFlightEffectCount == 0)
+    #expect(store.cancellationIDCount == 0)
+    store.send(.start(gated(gate, "z", seen).cancellable(id: ID.a).cancellable(id: ID.b)))
+    store.send(.start(.cancel(id: ID.b)))
+    #expect(store.inFlightEffectCount == 0)
+    gate.open()
+  }
+
+  @Test("cancelInFlight on a merge cancels what was in flight before, never its own children")
+  func cancelInFlightOnMerge() async {
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let store = makeStore()
+    store.send(.start(gated(gate, "old", seen).cancellable(id: ID.a)))
+    let task = store.send(
+      .start(
+        .merge(gated(gate, "new1", seen), gated(gate, "new2", seen))
+          .cancellable(id: ID.a, cancelInFlight: true)))
+    #expect(store.inFlightEffectCount == 2)
+    gate.open()
+    await task.finish()
+    #expect(Set(store.state.filter { $0 != "start" }) == ["new1", "new2"])
+  }
+
+  @Test("an effect is registered when it starts: a .cancel later in the same output finds it")
+  func cancelInSameOutput() async {
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let store = makeStore()
+    let task = store.send(
+      .start(.merge(gated(gate, "never", seen).cancellable(id: ID.a), .cancel(id: ID.a))))
+    #expect(store.inFlightEffectCount == 0)
+    gate.open()
+    await task.finish()
+    #expect(store.state == ["start"])
+  }
+
+  @Test("an effect is registered when it starts: a .cancel in the next action finds it")
+  func cancelInNextAction() async {
+    let store = makeStore()
+    let task = store.send(
+      .start(.run { send in await send(.log("never")) }.cancellable(id: ID.a)))
+    store.send(.start(.cancel(id: ID.a)))
+    await task.finish()
+    #expect(store.state == ["start", "start"])
+  }
+
+  @Test("a cancelled effect cannot deliver, even if its operation ignores cancellation")
+  func staleResponse() async {
+    // Given: a search whose operation ignores cancellation and sends its result anyway.
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let store = makeStore()
+    let task = store.send(.start(gated(gate, "stale", seen).cancellable(id: ID.a)))
+
+    // When: it is cancelled, then its response arrives.
+    store.send(.start(.cancel(id: ID.a)))
+    gate.open()
+    await task.finish()
+
+    // Then
+    #expect(seen.values == ["stale saw cancellation"])
+    #expect(store.state == ["start", "start"])
+  }
+
+  @Test("StoreTask.cancel() cancels the effects, and sends after it are dropped")
+  func storeTaskCancel() async {
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let store = makeStore()
+    let task = store.send(.start(.merge(gated(gate, "a", seen), gated(gate, "b", seen))))
+    task.cancel()
+    #expect(task.isCancelled)
+    gate.open()
+    await task.finish()
+    #expect(store.state == ["start"])
+    #expect(Set(seen.values) == ["a saw cancellation", "b saw cancellation"])
+  }
+}
+
+@MainActor
+@Suite("Rule 7: merge and concatenate")
+struct CompositionOrderTests {
+  @Test("merge starts its effects together")
+  func mergeStartsTogether() async {
+    // Each effect waits until both have started: a merge that ran them in turn would hang.
+    let gate = Gate()
+    let store = makeStore()
+    let waitBoth = Effect<Event>.run { send in
+      await gate.wait()
+      await send(.log("ran"))
+    }
+    let task = store.send(.start(.merge(waitBoth, waitBoth)))
+    await eventually { gate.waiterCount == 2 }
+    gate.open()
+    await task.finish()
+    #expect(store.state == ["start", "ran", "ran"])
+  }
+
+  @Test("concatenate starts each effect after the previous one has ended")
+  func concatenateInOrder() async {
+    let first = Gate()
+    let store = makeStore()
+    let task = store.send(
+      .start(
+        .concatenate(
+          .run { send in
+            await first.wait()
+            await send(.log("1"))
+          },
+          .send(.log("2")),
+          .run { send in await send(.log("3")) })))
+    await eventually { first.waiterCount == 1 }
+    #expect(store.state == ["start"])
+    first.open()
+    await task.finish()
+    #expect(store.state == ["start", "1", "2", "3"])
+  }
+
+  @Test("concatenate stops when cancelled; cancellable on it covers the whole")
+  func concatenateCancelled() async {
+    let gate = Gate()
+    let store = makeStore()
+    let task = store.send(
+      .start(
+        .concatenate(
+          .run { send in
+            await gate.wait()
+            await send(.log("1"))
+          },
+          .send(.log("2")),
+          .run { send in await send(.log("3")) }
+        ).cancellable(id: ID.a)))
+    await eventually { gate.waiterCount == 1 }
+    store.send(.start(.cancel(id: ID.a)))
+    gate.open()
+    await task.finish()
+    #expect(store.state == ["start", "start"])
+    #expect(store.inFlightEffectCount == 0)
+  }
+
+  @Test("cancellable on a merge covers every effect in it")
+  func mergeCancelled() async {
+    let gate = Gate()
+    let store = makeStore()
+    let effect = Effect<Event>.run { send in
+      await gate.wait()
+      await send(.log("x"))
+    }
+    let task = store.send(.start(.merge(effect, .concatenate(effect, effect)).cancellable(id: 9)))
+    await eventually { gate.waiterCount == 2 }
+    store.send(.start(.cancel(id: 9)))
+    #expect(store.inFlightEffectCount == 0)
+    gate.open()
+    await task.finish()
+    #expect(store.state == ["start", "start"])
+  }
+
+  @Test("concatenate() and merge() of nothing are .none")
+  func empty() {
+    let store = makeStore()
+    let task = store.send(.start(.merge(.concatenate([]), .merge([Effect<Event>]()))))
+    #expect(task.tasks.isEmpty)
+    #expect(store.inFlightEffectCount == 0)
+  }
+}
+
+@MainActor
+@Suite("Rule 8: errors")
+struct ErrorTests {
+  struct Failure: Error {}
+
+  @Test("an error thrown by .run goes to its catch: handler")
+  func handler() async {
+    let store = makeStore()
+    let (_, reports) = await capturingReports {
+      await store.send(
+        .start(
+          .run { _ in throw Failure() } catch: { error, send in
+            await send(.log("caught \(error)"))
+          })
+      ).finish()
+    }
+    #expect(store.state == ["start", "caught Failure()"])
+    #expect(reports.isEmpty)
+  }
+
+  @Test("without a handler, an error is reported with the action that started the effect")
+  func report() async {
+    let store = makeStore()
+    let (_, reports) = await capturingReports {
+      await store.send(.start(.run { _ in throw Failure() })).finish()
+    }
+    #expect(reports.count == 1)
+    #expect(reports.first?.contains("Failure()") == true)
+    #expect(reports.first?.contains("start(") == true)
+    #expect(store.inFlightEffectCount == 0)
+  }
+
+  @Test("CancellationError is silent")
+  func cancellationIsSilent() async {
+    let store = makeStore()
+    let (_, reports) = await capturingReports {
+      await store.send(
+        .start(
+          .run { _ in throw CancellationError() } catch: { _, send in await send(.log("no")) })
+      ).finish()
+      await store.send(.start(.run { _ in throw CancellationError() })).finish()
+    }
+    #expect(reports.isEmpty)
+    #expect(store.state == ["start", "start"])
+  }
+
+  @Test("a send after the operation returned is dropped and reported")
+  func escapedSend() async {
+    let kept = Recorder<Send<Event>>()
+    let store = makeStore()
+    let (_, reports) = await capturingReports {
+      await store.send(.start(.run { send in kept.append(send) })).finish()
+      kept.values[0](.log("too late"))
+    }
+    #expect(store.state == ["start"])
+    #expect(reports.count == 1)
+  }
+}
+
+@MainActor
+@Suite("Rule 11: StoreTask")
+struct StoreTaskTests {
+  enum Action: Sendable { case start, middle, end }
+
+  @Test("finish() waits for effects of the action and of the actions they sent back")
+  func finishIsTransitive() async {
+    // Given: .start's effect sends .middle, whose effect waits at a gate, then sends .end.
+    let gate = Gate()
+    let store = Store<[String], Action>(initialState: []) { state, action in
+      state.append("\(action)")
+      switch action {
+      case .start: return .run { send in await send(.middle) }
+      case .middle:
+        return .run { send in
+          await gate.wait()
+          await send(.end)
+        }
+      case .end: return .none
+      }
+    }
+    let finished = Recorder<Bool>()
+    let task = store.send(.start)
+    let waiter = Task {
+      await task.finish()
+      finished.append(true)
+    }
+
+    // When: the grandchild effect is still waiting
+    await eventually { gate.waiterCount == 1 }
+    for _ in 0..<100 { await Task.yield() }
+
+    // Then: finish() has not returned; it does once the gate opens.
+    #expect(finished.values.isEmpty)
+    gate.open()
+    await waiter.value
+    #expect(store.state == ["start", "middle", "end"])
+  }
+
+  @Test("cancel() cancels the effects of the action and of the actions they sent back")
+  func cancelIsTransitive() async {
+    // Given: .middle's effect (a grandchild of the send) sends .end when the gate opens, then
+    // sleeps until cancelled.
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let store = Store<[String], Action>(initialState: []) { state, action in
+      state.append("\(action)")
+      switch action {
+      case .start: return .run { send in await send(.middle) }
+      case .middle:
+        return .run { send in
+          await gate.wait()
+          await send(.end)
+          do { try await Task.sleep(for: .seconds(3600)) } catch { seen.append("cancelled") }
+        }
+      case .end: return .none
+      }
+    }
+    let task = store.send(.start)
+    await eventually { gate.waiterCount == 1 }
+
+    // When
+    task.cancel()
+    gate.open()
+    await task.finish()
+
+    // Then: the grandchild's send was dropped at once, and its operation was cancelled.
+    #expect(store.state == ["start", "middle"])
+    #expect(seen.values == ["cancelled"])
+  }
+
+  @Test("cancelling the task awaiting finish() cancels the effects")
+  func finishIsCancellable() async {
+    let store = makeStore()
+    let seen = Recorder<String>()
+    let effect = Effect<Event>.run { _ in
+      do { try await Task.sleep(for: .seconds(3600)) } catch { seen.append("cancelled") }
+    }
+    let waiter = Task { await store.send(.start(effect)).finish() }
+    await eventually { store.inFlightEffectCount == 1 }
+    waiter.cancel()
+    await waiter.value
+    await eventually { store.inFlightEffectCount == 0 }
+    #expect(seen.values == ["cancelled"])
+  }
+}
+
+@MainActor
+@Suite("Rule 12: debounce")
+struct DebounceTests {
+  @Test("debounce starts the effect after the duration; a newer one replaces a pending one")
+  func debounce() async {
+    let clock = TestClock()
+    let requests = Recorder<String>()
+    let store = Store<[String], String>(initialState: []) { state, query in
+      if query.hasPrefix("result:") {
+        state.append(query)
+        return .none
+      }
+      return .run { send in
+        requests.append(query)
+        await send("result:\(query)")
+      }
+      .debounce(id: ID.a, for: .milliseconds(300), clock: clock)
+    }
+
+    // Given: two keystrokes, 100 ms apart.
+    store.send("m")
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .milliseconds(100))
+    let last = store.send("mo")
+    // Then: the pending one was replaced (a concatenation and its sleep are in flight).
+    #expect(store.inFlightEffectCount == 2)
+    await eventually { clock.sleeperCount == 1 }
+
+    // When: 299 ms pass, nothing starts; at 300 ms the last one does.
+    clock.advance(by: .milliseconds(299))
+    for _ in 0..<100 { await Task.yield() }
+    #expect(requests.values.isEmpty)
+    clock.advance(by: .milliseconds(1))
+    await last.finish()
+
+    // Then
+    #expect(requests.values == ["mo"])
+    #expect(store.state == ["result:mo"])
+    #expect(store.inFlightEffectCount == 0)
+  }
+}
+
+@MainActor
+@Suite("map")
+struct MapTests {
+  enum Child: Sendable { case tick(Int) }
+
+  @Test("map transforms sent actions, catch handlers and keeps cancellation ids")
+  func map() async {
+    struct Failure: Error {}
+    let gate = Gate()
+    let child: Effect<Child> = .merge(
+      .send(.tick(1)),
+      .run { send in await send(.tick(2)) },
+      .run { send in
+        await gate.wait()
+        await send(.tick(3))
+      }.cancellable(id: ID.b),
+      .run { _ in throw Failure() } catch: { _, send in await send(.tick(4)) })
+    let store = makeStore()
+
+    let task = store.send(.start(child.map { .log("\($0)") }))
+    store.send(.start(.cancel(id: ID.b)))
+    gate.open()
+    await task.finish()
+
+    // Then: .send is synchronous, the cancelled child never lands, the others land later.
+    #expect(Array(store.state.prefix(3)) == ["start", "tick(1)", "start"])
+    #expect(Set(store.state.dropFirst(3)) == ["tick(2)", "tick(4)"])
+    #expect(store.inFlightEffectCount == 0)
+  }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import Observation
+import Testing
+
+@testable import MiniRedux
+
+/// A reducer that logs what it reduces and fails the test if it is ever re-entered.
+@MainActor
+final class Probe<Action: Sendable> {
+  private(set) var depth = 0
+  private(set) var maxDepth = 0
+
+  func reduce(_ body: @escaping @MainActor (inout [String], Action) -> Effect<Action>)
+    -> @MainActor (inout [String], Action) -> Effect<Action>
+  {
+    { [unowned self] state, action in
+      depth += 1
+      maxDepth = max(maxDepth, depth)
+      defer { depth -= 1 }
+      return body(&state, action)
+    }
+  }
+}
+
+@MainActor
+final class Box<Value> {
+  var value: Value?
+}
+
+@MainActor
+@Suite("Rule 1: one action at a time, in order, iteratively")
+struct OrderingTests {
+  enum Action: Sendable, Equatable { case first, second, third, countdown(Int) }
+
+  @Test("a send from inside the reducer is queued behind the current action, not nested")
+  func reducerSendIsQueued() {
+    let probe = Probe<Action>()
+    let box = Box<Store<[String], Action>>()
+    let store = Store<[String], Action>(
+      initialState: [],
+      probe.reduce { state, action in
+        state.append("begin \(action)")
+        if action == .first {
+          let task = box.value!.send(.second)
+          // Then: it is queued, so nothing was reduced yet and there is nothing to await.
+          #expect(task.tasks.isEmpty)
+        }
+        state.append("end \(action)")
+        return .none
+      })
+    box.value = store
+
+    store.send(.first)
+
+    #expect(store.state == ["begin first", "end first", "begin second", "end second"])
+    #expect(probe.maxDepth == 1)
+  }
+
+  @Test("a send from a subscriber is queued behind the current send, not nested")
+  func subscriberSendIsQueued() {
+    let probe = Probe<Action>()
+    let store = Store<[String], Action>(
+      initialState: [],
+      probe.reduce { state, action in
+        state.append("\(action)")
+        return .none
+      })
+    var notifications: [[String]] = []
+    store.subscribe { state in
+      notifications.append(state)
+      if state == ["first"] { store.send(.second) }
+    }
+
+    store.send(.first)
+
+    #expect(store.state == ["first", "second"])
+    #expect(notifications == [[], ["first"], ["first", "second"]])
+    #expect(probe.maxDepth == 1)
+  }
+
+  @Test("a send from an Observation observer is queued, not nested")
+  func observerSendIsQueued() {
+    let probe = Probe<Action>()
+    let store = Store<[String], Action>(
+      initialState: [],
+      probe.reduce { state, action in
+        state.append("\(action)")
+        return .none
+      })
+    withObservationTracking {
+      _ = store.state
+    } onChange: {
+      // NB: onChange runs synchronously in willSet, on the main actor here.
+      MainActor.assumeIsolated { _ = store.send(.second) }
+    }
+
+    store.send(.first)
+
+    #expect(store.state == ["first", "second"])
+    #expect(probe.maxDepth == 1)
+  }
+
+  @Test("actions are reduced in the order they were sent")
+  func order() {
+    let store = Store<[String], Action>(initialState: []) { state, action in
+      state.append("\(action)")
+      return action == .first ? .merge(.send(.second), .send(.third)) : .none
+    }
+    store.send(.first)
+    store.send(.third)
+    #expect(store.state == ["first", "second", "third", "third"])
+  }
+
+  @Test("a chain of 100,000 .send effects runs without growing the stack")
+  func longChain() {
+    let store = Store<Int, Action>(initialState: 0) { count, action in
+      guard case .countdown(let n) = action else { return .none }
+      count += 1
+      return n > 0 ? .send(.countdown(n - 1)) : .none
+    }
+    store.send(.countdown(100_000))
+    #expect(store.state == 100_001)
+  }
+}
+
+@MainActor
+@Suite("Rule 2: .send is reduced before send returns")
+struct SyncSendTests {
+  enum Action: Sendable { case tap, echo(Int) }
+
+  @Test(".send(a) is reduced before the send that produced it returns")
+  func sendIsSynchronous() {
+    let store = Store<[Int], Action>(initialState: []) { state, action in
+      switch action {
+      case .tap: return .merge(.send(.echo(1)), .send(.echo(2)))
+      case .echo(let n):
+        state.append(n)
+        return n < 3 ? .send(.echo(n + 10)) : .none
+      }
+    }
+    let task = store.send(.tap)
+    #expect(store.state == [1, 2, 11, 12])
+    #expect(task.tasks.isEmpty)
+  }
+}
+
+@MainActor
+@Suite("State: observable, in place, subscribable")
+struct StateTests {
+  struct Big { var items = [Int](repeating: 0, count: 100_000) }
+  enum Action: Sendable { case bump, echo(Int), triple }
+
+  @Test("a reducer that changes one element of a 100,000-element array does not copy it")
+  func inPlace() {
+    let store = Store<Big, Action>(initialState: Big()) { state, _ in
+      state.items[0] += 1
+      return .none
+    }
+    let before = store.state.items.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    store.send(.bump)
+    store.send(.bump)
+    let after = store.state.items.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    #expect(store.state.items[0] == 2)
+    #expect(before == after)
+  }
+
+  @Test("withObservationTracking sees every change")
+  func observation() {
+    let store = Store<Int, Action>(initialState: 0) { count, _ in
+      count += 1
+      return .none
+    }
+    let changes = Recorder<Int>()
+    func track() {
+      withObservationTracking { _ = store.state } onChange: { changes.append(1) }
+    }
+    for _ in 0..<3 {
+      track()
+      store.send(.bump)
+    }
+    #expect(changes.values.count == 3)
+    #expect(store.state == 3)
+  }
+
+  @Test("subscribe delivers the current state at once, then once per send, until cancelled")
+  func subscribe() {
+    let store = Store<[Int], Action>(initialState: [0]) { state, action in
+      switch action {
+      case .triple: return .merge(.send(.echo(1)), .send(.echo(2)), .send(.echo(3)))
+      case .echo(let n):
+        state.append(n)
+        return .none
+      case .bump: return .none
+      }
+    }
+    var seen: [[Int]] = []
+    let subscription = store.subscribe { seen.append($0) }
+    #expect(seen == [[0]])
+
+    store.send(.triple)
+    #expect(seen == [[0], [0, 1, 2, 3]])
+
+    subscription.cancel()
+    subscription.cancel()
+    store.send(.echo(4))
+    #expect(seen.count == 2)
+  }
+
+  @Test("a subscription ends with its store")
+  func subscriptionEndsWithStore() {
+    var store: Store<Int, Action>? = Store(initialState: 0) { _, _ in .none }
+    weak let weakStore = store
+    var seen = 0
+    let subscription = store!.subscribe { _ in seen += 1 }
+    store = nil
+    #expect(weakStore == nil)
+    subscription.cancel()
+    #expect(seen == 1)
+  }
+}
+
+@MainActor
+@Suite("Rule 10: initialAction")
+struct InitialActionTests {
+  enum Action: Sendable { case load, loaded(String) }
+
+  @Test("initialAction is reduced during init and its effects start then")
+  func initialAction() async {
+    let gate = Gate()
+    let store = Store<[String], Action>(initialState: [], initialAction: .load) { state, action in
+      switch action {
+      case .load:
+        state.append("loading")
+        return .run { send in
+          await gate.wait()
+          await send(.loaded("done"))
+        }
+      case .loaded(let value):
+        state.append(value)
+        return .none
+      }
+    }
+    // Then: reduced before init returned, and its effect is already registered.
+    #expect(store.state == ["loading"])
+    #expect(store.inFlightEffectCount == 1)
+
+    await eventually { gate.waiterCount == 1 }
+    gate.open()
+    await eventually { store.state.count == 2 }
+    #expect(store.state == ["loading", "done"])
+  }
+}
