@@ -1,0 +1,353 @@
+import MiniRedux
+
+/// How much work each scenario does per repetition.
+struct Counts {
+  var sends: Int  // F1, F2, S1
+  var largeStateSends: Int  // S2
+  var largeStateSize: Int  // S2
+  var roundTrips: Int  // F3, S3, S4
+  var searches: Int  // S5
+  var fanOutSends: Int  // S6
+  var listeners: Int  // S6
+
+  static let full = Counts(
+    sends: 1_000_000, largeStateSends: 10_000, largeStateSize: 100_000, roundTrips: 100_000,
+    searches: 100_000, fanOutSends: 100_000, listeners: 100)
+
+  static let quick = Counts(
+    sends: 10_000, largeStateSends: 1_000, largeStateSize: 100_000, roundTrips: 1_000,
+    searches: 1_000, fanOutSends: 1_000, listeners: 100)
+}
+
+/// A correctness check: CI fails on these, never on timings.
+struct Check {
+  let name: String
+  let passed: Bool
+  let detail: String
+}
+
+@MainActor
+struct Scenarios {
+  let counts: Counts
+  let repetitions: Int
+  var checks: [Check] = []
+
+  // NB: Every hot loop is a synchronous, non-inlined function: locals of an async function can
+  // live in its heap-allocated context, which would add loads and stores to what we measure.
+
+  // MARK: F1 direct reducer call
+
+  mutating func f1DirectReducer() async -> Measurement {
+    let reducer = opaqueReducer(Counter.reduce)
+    let action = opaque(Counter.Action.increment)
+    let n = counts.sends
+    var state = Counter.State()
+    let result = await measure(
+      "F1", "reducer closure called directly", operations: n, repetitions: repetitions
+    ) {
+      Self.loopDirect(reducer, &state, action, n)
+    }
+    blackHole(state.count)
+    return result
+  }
+
+  @inline(never)
+  static func loopDirect(
+    _ reducer: @MainActor (inout Counter.State, Counter.Action) -> Effect<Counter.Action>,
+    _ state: inout Counter.State, _ action: Counter.Action, _ n: Int
+  ) -> Duration {
+    let clock = ContinuousClock()
+    let start = clock.now
+    for _ in 0..<n {
+      _ = reducer(&state, action)
+    }
+    return clock.now - start
+  }
+
+  // MARK: F2 Observation floor
+
+  mutating func f2ObservationModel() async -> Measurement {
+    let model = ObservedModel(initialState: Counter.State(), opaqueReducer(Counter.reduce))
+    let action = opaque(Counter.Action.increment)
+    let n = counts.sends
+    let result = await measure(
+      "F2", "Observation model, _modify + stored key path", operations: n,
+      repetitions: repetitions
+    ) {
+      Self.loopModel(model, action, n)
+    }
+    blackHole(model.state.count)
+    return result
+  }
+
+  @inline(never)
+  static func loopModel(
+    _ model: ObservedModel<Counter.State, Counter.Action>, _ action: Counter.Action, _ n: Int
+  ) -> Duration {
+    let clock = ContinuousClock()
+    let start = clock.now
+    for _ in 0..<n {
+      model.send(action)
+    }
+    return clock.now - start
+  }
+
+  // MARK: F3 bare round trip
+
+  mutating func f3RoundTrip() async -> Measurement {
+    let tally = Tally()
+    let n = counts.roundTrips
+    let result = await measure(
+      "F3", "Task.detached, hop to main, increment, await", operations: n,
+      repetitions: repetitions
+    ) {
+      await timed {
+        for _ in 0..<n {
+          await Task.detached { await tally.increment() }.value
+        }
+      }
+    }
+    blackHole(tally.value)
+    return result
+  }
+
+  // MARK: S1 sync send, small state
+
+  mutating func s1SmallState() async -> Measurement {
+    let store = Store(initialState: Counter.State(), opaqueReducer(Counter.reduce))
+    let action = opaque(Counter.Action.increment)
+    let n = counts.sends
+    let result = await measure(
+      "S1", "send, small state (count += 1)", operations: n, repetitions: repetitions,
+      floor: "F2"
+    ) {
+      Self.loopStore(store, action, n)
+    }
+    blackHole(store.state.count)
+    checks.append(
+      Check(
+        name: "S1 reduced every send",
+        passed: store.state.count == n * (repetitions + 1),
+        detail: "count \(store.state.count), expected \(n * (repetitions + 1))"))
+    return result
+  }
+
+  @inline(never)
+  static func loopStore<State, Action>(
+    _ store: Store<State, Action>, _ action: Action, _ n: Int
+  ) -> Duration {
+    let clock = ContinuousClock()
+    let start = clock.now
+    for _ in 0..<n {
+      store.send(action)
+    }
+    return clock.now - start
+  }
+
+  // MARK: S2 sync send, large state
+
+  mutating func s2LargeState() async -> Measurement {
+    let size = opaque(counts.largeStateSize)
+    let store = Store(
+      initialState: Inventory.State(items: Array(repeating: 0, count: size)),
+      opaqueReducer(Inventory.reduce))
+    let action = opaque(Inventory.Action.bumpFirst)
+    let n = counts.largeStateSends
+    let result = await measure(
+      "S2", "send, \(grouped(size))-element array (items[0] += 1)", operations: n,
+      repetitions: repetitions, floor: "S1"
+    ) {
+      Self.loopStore(store, action, n)
+    }
+    blackHole(store.state.items[0])
+    return result
+  }
+
+  // MARK: S3 effect round trip
+
+  mutating func s3RoundTrip() async -> Measurement {
+    let store = Store(initialState: RoundTrip.State(), RoundTrip.reduce)
+    let n = counts.roundTrips
+    let result = await measure(
+      "S3", "effect round trip, await send(.start).finish()", operations: n,
+      repetitions: repetitions, floor: "F3"
+    ) {
+      await timed {
+        for _ in 0..<n {
+          await store.send(.start).finish()
+        }
+      }
+    }
+    checks.append(
+      Check(
+        name: "S3 reduced every .done",
+        passed: store.state.done == n * (repetitions + 1),
+        detail: "done \(store.state.done), expected \(n * (repetitions + 1))"))
+    return result
+  }
+
+  // MARK: S4 leak
+
+  /// In-flight entries and live heap before and after `roundTrips` effects, store alive.
+  mutating func s4Leak() async -> (inFlight: Int?, heapDelta: Int?, notes: [(String, String)]) {
+    let store = Store(initialState: RoundTrip.State(), RoundTrip.reduce)
+    let n = counts.roundTrips
+    // NB: One round trip first, so storage that is made once (the registry's buffer, the
+    // runtime's caches) is in the baseline.
+    for _ in 0..<100 { await store.send(.start).finish() }
+    let before = liveHeapBytes()
+    for _ in 0..<n { await store.send(.start).finish() }
+    let after = liveHeapBytes()
+    let inFlight = inFlightEffects(store)
+    let ids = indexedEffectIDs(store)
+    let delta = before.flatMap { before in after.map { $0 - before } }
+    blackHole(store)
+    checks.append(
+      Check(
+        name: "S4 no in-flight entries after \(grouped(n)) effects",
+        passed: inFlight == 0 && ids == 0,
+        detail: "effects \(inFlight.map(String.init) ?? "unreadable"), "
+          + "ids \(ids.map(String.init) ?? "unreadable")"))
+    return (
+      inFlight, delta,
+      [
+        ("S4 in-flight entries after \(grouped(n)) effects", inFlight.map(String.init) ?? "n/a"),
+        ("S4 live heap before / after / held", "\(formatBytes(before)) / \(formatBytes(after)) / \(formatBytes(delta))"),
+      ]
+    )
+  }
+
+  // MARK: S5 search storm
+
+  mutating func s5SearchStorm(_ strategy: Search.Strategy) async -> Measurement {
+    let id = strategy == .cancelInFlight ? "S5a" : "S5b"
+    let n = counts.searches
+    var results: [Int] = []
+    var lastResults: [Int] = []
+    var inFlight: [Int?] = []
+    var heldAfter: Int?
+    var settle: [Double] = []
+    var result = await measure(
+      id,
+      strategy == .cancelInFlight
+        ? "search storm, .cancellable(cancelInFlight:), send loop"
+        : "search storm, .debounce(id:for:clock:), send loop",
+      operations: n, repetitions: repetitions
+    ) {
+      let before = liveHeapBytes()
+      let store = Store(initialState: Search.State(), Search.reducer(strategy))
+      let (elapsed, last) = Self.loopSearch(store, n)
+      // NB: Settling is not part of the send loop; it is reported on its own.
+      let settled = await timed { await last.finish() }
+      settle.append(settled.nanoseconds)
+      // Let the cancelled effects' last hops to the main actor run before reading the heap.
+      try? await Task.sleep(for: .milliseconds(20))
+      heldAfter = before.flatMap { before in liveHeapBytes().map { $0 - before } }
+      results.append(store.state.results)
+      lastResults.append(store.state.lastResult)
+      inFlight.append(inFlightEffects(store))
+      return elapsed
+    }
+    let oneResult = results.allSatisfy { $0 == 1 } && lastResults.allSatisfy { $0 == n - 1 }
+    checks.append(
+      Check(
+        name: "\(id) exactly one .result (the last query) per storm",
+        passed: oneResult,
+        detail: "results per storm \(results), last result \(lastResults.last ?? -1)"))
+    checks.append(
+      Check(
+        name: "\(id) no in-flight entries after settling",
+        passed: inFlight.allSatisfy { $0 == 0 },
+        detail: "in flight per storm \(inFlight.map { $0.map(String.init) ?? "unreadable" })"))
+    result.notes = [
+      ("\(id) .result actions reduced per storm", "\(results)"),
+      ("\(id) settle after the loop (finish() on the last task), median", ms(median(settle))),
+      ("\(id) live heap held after settling, store alive", formatBytes(heldAfter)),
+    ]
+    return result
+  }
+
+  @inline(never)
+  static func loopSearch(
+    _ store: Store<Search.State, Search.Action>, _ n: Int
+  ) -> (Duration, StoreTask) {
+    let clock = ContinuousClock()
+    var last = StoreTask?.none
+    let start = clock.now
+    for query in 0..<n {
+      last = store.send(.query(query))
+    }
+    let elapsed = clock.now - start
+    return (elapsed, last!)
+  }
+
+  // MARK: S6 fan-out
+
+  mutating func s6Listeners() async -> Measurement {
+    let store = Store(initialState: Counter.State(), opaqueReducer(Counter.reduce))
+    let tally = Tally()
+    let subscriptions = (0..<counts.listeners).map { _ in
+      store.subscribe { state in tally.add(state.count) }
+    }
+    let action = opaque(Counter.Action.increment)
+    let n = counts.fanOutSends
+    let result = await measure(
+      "S6a", "send, \(counts.listeners) subscribe listeners", operations: n,
+      repetitions: repetitions, floor: "S1"
+    ) {
+      Self.loopStore(store, action, n)
+    }
+    for subscription in subscriptions { subscription.cancel() }
+    blackHole(tally.value)
+    return result
+  }
+
+  mutating func s6Observers() async -> Measurement {
+    let store = Store(initialState: Counter.State(), opaqueReducer(Counter.reduce))
+    let tally = Tally()
+    let observers = (0..<counts.listeners).map { _ in Observer(store: store, tally: tally) }
+    for observer in observers { observer.track() }
+    let action = opaque(Counter.Action.increment)
+    let n = counts.fanOutSends
+    let result = await measure(
+      "S6b", "send, \(counts.listeners) withObservationTracking observers", operations: n,
+      repetitions: repetitions, floor: "S1"
+    ) {
+      Self.loopStore(store, action, n)
+    }
+    let expected = counts.listeners * n * (repetitions + 1)
+    checks.append(
+      Check(
+        name: "S6b every observer saw every send",
+        passed: tally.value == expected,
+        detail: "onChange calls \(tally.value), expected \(expected)"))
+    blackHole(observers)
+    return result
+  }
+
+  // MARK: S7 scoped send
+  //
+  // TODO(S7): `store.scope(state: \.child, action: Parent.Action.child)` does not exist yet.
+  // When it lands, measure a send through the scoped store against S1 (floor: S1; ratio = the
+  // cost of scoping), for example:
+  //
+  //   mutating func s7ScopedSend() async -> Measurement {
+  //     let parent = Store(initialState: Parent.State(), Parent.reduce)
+  //     let child = parent.scope(state: \.child, action: Parent.Action.child)
+  //     let action = opaque(Counter.Action.increment)
+  //     return await measure(
+  //       "S7", "scoped send, small child state", operations: counts.sends,
+  //       repetitions: repetitions, floor: "S1"
+  //     ) { Self.loopStore(child, action, counts.sends) }
+  //   }
+  //
+  // and add it to `Benchmarks.main` where the S7 placeholder row is printed.
+}
+
+func median(_ values: [Double]) -> Double {
+  Measurement(id: "", name: "", operations: 1, samples: values).median
+}
+
+func ms(_ nanoseconds: Double) -> String {
+  fixed(nanoseconds / 1e6, 1) + " ms"
+}
