@@ -1,0 +1,805 @@
+import Foundation
+import Testing
+
+@testable import MiniRedux
+
+// A seeded, randomized "effect storm": random programs of sends, effects, cancellations, time
+// and store releases, run against an instrumented reducer that checks the store's guarantees
+// after every step.
+//
+// Replay one program:   MINIREDUX_STORM_SEED=<seed> swift test --filter Storm
+// Change the count:     MINIREDUX_STORM_PROGRAMS=<n> (default 600; 300 under a sanitizer)
+// Another seed family:  MINIREDUX_STORM_BASE_SEED=<n>
+//
+// How "after its cancellation took effect" is observed: the store starts a reducer's effects
+// synchronously, in tree order, right after the reducer returns, and nothing else can run on the
+// main actor in between. So the reducer itself walks the effect it returns, in the same order, and
+// keeps a model: a cancellation epoch per id (bumped by `.cancel(id:)` and `cancelInFlight`),
+// and for every effect it starts, the epochs of its ids at that moment. A concatenation's later
+// steps start in its own task; each step begins with a marker `.send` that the store reduces
+// just before starting the step, and the model walks the step then. An action an effect sends
+// is then legal only if none of its ids' epochs moved since it started, the `StoreTask` that
+// started it was not cancelled, and its store was not released.
+
+@MainActor
+@Suite("Storm: randomized effect programs")
+struct StormTests {
+  @Test("random programs keep every guarantee: cancellation wins, order, lifetimes, errors")
+  func storm() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    if let replay = environment["MINIREDUX_STORM_SEED"].flatMap(UInt64.init) {
+      let outcome = await StormRunner.run(seed: replay, verbose: true)
+      print("[storm] replayed seed \(replay): \(outcome.summary)")
+      return
+    }
+    let defaultCount = Sanitizer.current == .none ? 600 : 300
+    let count = environmentInteger("MINIREDUX_STORM_PROGRAMS") ?? defaultCount
+    let base = environment["MINIREDUX_STORM_BASE_SEED"].flatMap(UInt64.init) ?? 0x5EED_0000
+    var total = StormRunner.Outcome()
+    let seconds = await measure {
+      for index in 0..<UInt64(count) {
+        let outcome = await StormRunner.run(seed: base &+ index, verbose: false)
+        total.add(outcome)
+        if outcome.failed { break }
+      }
+    }
+    print(
+      """
+      [storm] \(total.programs) programs (sanitizer: \(Sanitizer.current.rawValue)) in \
+      \(seconds.formatted2) s: \(total.summary)
+      """)
+    #expect(total.programs == count)
+    // NB: The storm must actually exercise cancellation and delivery, or it proves nothing.
+    #expect(total.deliveries > 0 && total.cancellations > 0 && total.releases > 0)
+  }
+
+  @Test("the program generator is a pure function of its seed")
+  func generatorIsDeterministic() {
+    for seed: UInt64 in [0, 1, 42, 0x5EED_0000] {
+      #expect(
+        String(describing: StormProgram(seed: seed).steps)
+          == String(describing: StormProgram(seed: seed).steps))
+    }
+    #expect(
+      String(describing: StormProgram(seed: 1).steps)
+        != String(describing: StormProgram(seed: 2).steps))
+  }
+}
+
+// MARK: - Programs
+
+/// What an effect waits on between its sends. None of these is a real sleep.
+enum StormDelay: Sendable, CustomStringConvertible {
+  /// A sleep on the program's TestClock; the test advances it.
+  case clock(ticks: Int)
+  /// A gate the program opens; waiting on it ignores cancellation.
+  case gate(slot: Int)
+  /// Some `Task.yield()`s; ignores cancellation.
+  case yields(Int)
+
+  var description: String {
+    switch self {
+    case .clock(let ticks): "clock(\(ticks))"
+    case .gate(let slot): "gate(\(slot))"
+    case .yields(let count): "yields(\(count))"
+    }
+  }
+}
+
+struct StormRunSpec: Sendable, CustomStringConvertible {
+  struct Phase: Sendable {
+    var delay: StormDelay
+    var sends: Bool
+    /// The effect the reducer returns for the action this phase sends.
+    var followUp: StormSpec?
+  }
+
+  var phases: [Phase]
+  /// Whether clock sleeps swallow `CancellationError` and the operation carries on.
+  var ignoresCancellation: Bool
+  var throwsAtEnd: Bool
+  var hasCatch: Bool
+
+  var description: String {
+    let phases = phases.map { "\($0.delay)\($0.sends ? "+send" : "")\($0.followUp.map { "→\($0)" } ?? "")" }
+    return
+      "run[\(phases.joined(separator: ","))\(ignoresCancellation ? " ignoring" : "")\(throwsAtEnd ? " throws" : "")\(hasCatch ? " catch" : "")]"
+  }
+}
+
+/// The shape of an effect; the reducer builds the real `Effect` from it.
+indirect enum StormSpec: Sendable, CustomStringConvertible {
+  case none
+  case run(StormRunSpec)
+  case send(StormSpec)
+  case merge([StormSpec])
+  case concatenate([StormSpec])
+  case cancellable(id: Int, cancelInFlight: Bool, StormSpec)
+  case cancel(id: Int)
+  case debounce(id: Int, ticks: Int, StormSpec)
+
+  var description: String {
+    switch self {
+    case .none: "none"
+    case .run(let run): "\(run)"
+    case .send(let spec): "send(\(spec))"
+    case .merge(let specs): "merge(\(specs.map(\.description).joined(separator: ", ")))"
+    case .concatenate(let specs):
+      "concat(\(specs.map(\.description).joined(separator: ", ")))"
+    case .cancellable(let id, let cancelInFlight, let spec):
+      "\(spec).cancellable(\(id)\(cancelInFlight ? ", inFlight" : ""))"
+    case .cancel(let id): "cancel(\(id))"
+    case .debounce(let id, let ticks, let spec): "\(spec).debounce(\(id), \(ticks))"
+    }
+  }
+}
+
+enum StormStep: Sendable, CustomStringConvertible {
+  case send(StormSpec)
+  case advance(ticks: Int)
+  case openGate(slot: Int)
+  case yield(Int)
+  /// Cancels the StoreTask of an earlier `send` step (index modulo their count).
+  case cancelTask(Int)
+  /// Drops the store (it must deallocate at once) and goes on with a fresh one.
+  case releaseStore
+
+  var description: String {
+    switch self {
+    case .send(let spec): "send \(spec)"
+    case .advance(let ticks): "advance \(ticks)"
+    case .openGate(let slot): "open gate \(slot)"
+    case .yield(let count): "yield ×\(count)"
+    case .cancelTask(let index): "cancel task #\(index)"
+    case .releaseStore: "release store"
+    }
+  }
+}
+
+struct StormProgram {
+  static let idCount = 3
+  static let gateCount = 2
+
+  let seed: UInt64
+  let steps: [StormStep]
+
+  init(seed: UInt64) {
+    self.seed = seed
+    var generator = Generator(rng: SplitMix64(seed: seed))
+    steps = (0..<(20 + generator.rng.below(25))).map { _ in generator.step() }
+  }
+
+  struct Generator {
+    var rng: SplitMix64
+
+    mutating func step() -> StormStep {
+      switch rng.below(100) {
+      case 0..<38: .send(spec(depth: 1 + rng.below(3)))
+      case 38..<55: .advance(ticks: 1 + rng.below(3))
+      case 55..<65: .openGate(slot: rng.below(StormProgram.gateCount))
+      case 65..<84: .yield(1 + rng.below(12))
+      case 84..<96: .cancelTask(rng.below(1_000))
+      default: .releaseStore
+      }
+    }
+
+    mutating func id() -> Int { rng.below(StormProgram.idCount) }
+
+    mutating func spec(depth: Int) -> StormSpec {
+      guard depth > 0 else {
+        switch rng.below(100) {
+        case 0..<60: return .run(run(depth: 0))
+        case 60..<72: return .send(rng.chance(50) ? .run(run(depth: 0)) : .none)
+        case 72..<90: return .cancel(id: id())
+        default: return .none
+        }
+      }
+      switch rng.below(100) {
+      case 0..<28: return .run(run(depth: depth))
+      case 28..<40: return .merge((0..<(1 + rng.below(3))).map { _ in spec(depth: depth - 1) })
+      case 40..<52:
+        return .concatenate((0..<(1 + rng.below(3))).map { _ in spec(depth: depth - 1) })
+      case 52..<72:
+        return .cancellable(id: id(), cancelInFlight: rng.chance(40), spec(depth: depth - 1))
+      case 72..<80: return .cancel(id: id())
+      case 80..<88: return .debounce(id: id(), ticks: 1 + rng.below(2), spec(depth: depth - 1))
+      case 88..<95: return .send(spec(depth: depth - 1))
+      default: return .none
+      }
+    }
+
+    mutating func run(depth: Int) -> StormRunSpec {
+      StormRunSpec(
+        phases: (0..<rng.below(4)).map { _ in
+          let delay: StormDelay =
+            switch rng.below(3) {
+            case 0: .clock(ticks: 1 + rng.below(3))
+            case 1: .gate(slot: rng.below(StormProgram.gateCount))
+            default: .yields(rng.below(6))
+            }
+          let sends = rng.chance(75)
+          let followUp = sends && depth > 0 && rng.chance(20) ? spec(depth: 0) : nil
+          return .init(delay: delay, sends: sends, followUp: followUp)
+        },
+        ignoresCancellation: rng.chance(25),
+        throwsAtEnd: rng.chance(20),
+        hasCatch: rng.chance(50))
+    }
+  }
+}
+
+// MARK: - Actions and ids
+
+enum StormAction: Sendable {
+  /// Sent by the test driver; `serial` is taken just before `send`.
+  case trigger(StormSpec, serial: Int)
+  /// Sent by a `.send` effect; its serial is taken when the reducer that returned it walks it.
+  case sent(StormSpec, token: Int)
+  /// Sent by the operation (or catch handler) of effect `instance`.
+  case fromEffect(instance: Int, followUp: StormSpec?, serial: Int)
+  /// The first thing concatenation `concat` does when it starts step `step`.
+  case marker(concat: Int, step: Int)
+}
+
+struct StormID: Hashable, Sendable { let value: Int }
+/// Tags each `.run` so the model can tell which one the store is starting.
+struct StormRunTag: Hashable, Sendable { let instance: Int }
+
+struct StormError: Error, CustomStringConvertible {
+  let id: Int
+  var description: String { "StormError#\(id)#" }
+}
+
+// MARK: - Off-main bookkeeping
+
+/// Program state that effects touch off the main actor.
+final class StormShared: Sendable {
+  let clock = TestClock()
+  let gates = GateBank(count: StormProgram.gateCount)
+  /// Operations and catch handlers running right now.
+  let live = LiveCounter()
+  let ended = Locked(Set<Int>())
+  let releasedGenerations = Locked(Set<Int>())
+  let errors = Locked((next: 0, thrown: Set<Int>(), caught: [Int: Int]()))
+  let violations = Locked([String]())
+
+  func violation(_ message: String) { violations.withLock { $0.append(message) } }
+
+  func newError() -> StormError {
+    errors.withLock {
+      $0.next += 1
+      $0.thrown.insert($0.next)
+      return StormError(id: $0.next)
+    }
+  }
+
+  /// Called on the way out of an operation or handler, on its own task.
+  func leave(instance: Int, generation: Int, isOperation: Bool) {
+    let cancelled = Task.isCancelled
+    if isOperation { ended.withLock { _ = $0.insert(instance) } }
+    // NB: The flag is set after the store's deinit, which cancels synchronously; seeing the flag
+    // therefore means the cancellation already happened.
+    if !cancelled && releasedGenerations.current.contains(generation) {
+      violation("effect \(instance) of released store \(generation) was never cancelled")
+    }
+    live.leave(cancelled: cancelled)
+  }
+}
+
+/// Gates in slots: opening a slot releases its waiters and puts a fresh gate in its place.
+final class GateBank: Sendable {
+  private let state: Locked<(gates: [Gate], openForever: Bool)>
+
+  init(count: Int) {
+    state = Locked(((0..<count).map { _ in Gate() }, false))
+  }
+
+  func wait(_ slot: Int) async {
+    let gate = state.withLock { $0.openForever ? nil : $0.gates[slot] }
+    await gate?.wait()
+  }
+
+  func open(_ slot: Int) {
+    let gate = state.withLock { state in
+      defer { state.gates[slot] = Gate() }
+      return state.gates[slot]
+    }
+    gate.open()
+  }
+
+  func openForever() {
+    let gates = state.withLock { state in
+      state.openForever = true
+      return state.gates
+    }
+    for gate in gates { gate.open() }
+  }
+}
+
+// MARK: - The model and the runner
+
+/// The main-actor model of one store (one generation of the program).
+@MainActor
+final class StormStoreModel {
+  struct Started {
+    let ids: [Int]
+    let epochs: [Int]
+    /// The driver `send` whose StoreTask this effect belongs to, if any.
+    let owner: Int?
+  }
+
+  struct Concatenation {
+    let started: Started
+    let steps: [Int: Effect<StormAction>]
+    var lastStep = -1
+    var instancesByStep: [Int: [Int]] = [:]
+  }
+
+  let generation: Int
+  var epochs: [Int: Int] = [:]
+  var instances: [Int: Started] = [:]
+  var concatenations: [Int: Concatenation] = [:]
+  var isReducing = false
+  var isReleased = false
+
+  init(generation: Int) {
+    self.generation = generation
+  }
+}
+
+@MainActor
+final class StormRunner {
+  struct Outcome {
+    var programs = 0
+    var steps = 0
+    var reduced = 0
+    var deliveries = 0
+    var markers = 0
+    var lateSends = 0
+    var cancellations = 0
+    var releases = 0
+    var errors = 0
+    var failed = false
+
+    mutating func add(_ other: Outcome) {
+      programs += other.programs
+      steps += other.steps
+      reduced += other.reduced
+      deliveries += other.deliveries
+      markers += other.markers
+      lateSends += other.lateSends
+      cancellations += other.cancellations
+      releases += other.releases
+      errors += other.errors
+      failed = failed || other.failed
+    }
+
+    var summary: String {
+      """
+      \(steps) steps checked, \(reduced) actions reduced, \(deliveries) effect deliveries and \
+      \(markers) concatenation steps checked against cancellation, \(lateSends) sends made \
+      after cancellation (all must be dropped), \(cancellations) StoreTask cancellations, \
+      \(releases) store releases, \(errors) thrown errors accounted for
+      """
+    }
+  }
+
+  let program: StormProgram
+  let shared = StormShared()
+  var outcome = Outcome()
+  var violations: [String] = []
+  var nextSerialValue = 0
+  var lastReducedSerial = -1
+  var queuedSerials: [Int: Int] = [:]
+  var nextToken = 0
+  var nextInstance = 0
+  var currentOwner: Int?
+  var cancelledOwners: Set<Int> = []
+  var models: [Int: StormStoreModel] = [:]
+
+  init(program: StormProgram) {
+    self.program = program
+  }
+
+  static func run(seed: UInt64, verbose: Bool) async -> Outcome {
+    let runner = StormRunner(program: StormProgram(seed: seed))
+    let (_, reports) = await capturingReports { await runner.drive(verbose: verbose) }
+    runner.account(reports)
+    runner.outcome.programs = 1
+    let all = runner.violations + runner.shared.violations.current
+    if !all.isEmpty {
+      runner.outcome.failed = true
+      Issue.record(
+        """
+        storm program failed; replay with MINIREDUX_STORM_SEED=\(seed)
+        \(all.prefix(10).joined(separator: "\n"))
+        program:
+        \(runner.program.steps.enumerated().map { "  \($0): \($1)" }.joined(separator: "\n"))
+        """)
+    }
+    return runner.outcome
+  }
+
+  func nextSerial() -> Int {
+    nextSerialValue += 1
+    return nextSerialValue
+  }
+
+  func violation(_ message: String) { violations.append(message) }
+
+  // MARK: Driving
+
+  func makeStore(_ model: StormStoreModel) -> Store<Int, StormAction> {
+    models[model.generation] = model
+    return Store(initialState: 0) { [self] count, action in
+      reduce(&count, action, model)
+    }
+  }
+
+  func drive(verbose: Bool) async {
+    var model = StormStoreModel(generation: 0)
+    var store: Store<Int, StormAction>? = makeStore(model)
+    var released: [() -> AnyObject?] = []
+    var tasks: [StoreTask] = []
+
+    for (index, step) in program.steps.enumerated() {
+      if verbose { print("[storm] step \(index): \(step)") }
+      switch step {
+      case .send(let spec):
+        let serial = nextSerial()
+        currentOwner = tasks.count
+        tasks.append(store!.send(.trigger(spec, serial: serial)))
+        currentOwner = nil
+      case .advance(let ticks):
+        shared.clock.advance(by: .seconds(ticks))
+      case .openGate(let slot):
+        shared.gates.open(slot)
+      case .yield(let count):
+        for _ in 0..<count { await Task.yield() }
+      case .cancelTask(let pick):
+        guard !tasks.isEmpty else { break }
+        let owner = pick % tasks.count
+        tasks[owner].cancel()
+        cancelledOwners.insert(owner)
+        outcome.cancellations += 1
+      case .releaseStore:
+        weak var weakStore = store
+        model.isReleased = true
+        store = nil
+        shared.releasedGenerations.withLock { _ = $0.insert(model.generation) }
+        released.append { weakStore }
+        outcome.releases += 1
+        model = StormStoreModel(generation: model.generation + 1)
+        store = makeStore(model)
+      }
+      outcome.steps += 1
+
+      // Invariants after every step.
+      if model.isReducing { violation("step \(index): the driver runs while a reducer runs") }
+      if !queuedSerials.isEmpty {
+        violation("step \(index): queued actions were never reduced: \(queuedSerials.keys)")
+      }
+      if released.contains(where: { $0() != nil }) {
+        violation("step \(index): a released store is still alive")
+      }
+      if !violations.isEmpty || !shared.violations.current.isEmpty {
+        violation("(stopped after step \(index): \(step))")
+        break
+      }
+    }
+
+    // Finish: open every gate for good, run the clock out, and wait for every StoreTask.
+    shared.gates.openForever()
+    let finished = Locked(0)
+    for task in tasks {
+      Task {
+        await task.finish()
+        finished.withLock { $0 += 1 }
+      }
+    }
+    var settled = false
+    for _ in 0..<200_000 {
+      if shared.live.live == 0 && finished.current == tasks.count
+        && shared.clock.sleeperCount == 0
+      {
+        settled = true
+        break
+      }
+      shared.clock.advance(by: .seconds(1_000))
+      await Task.yield()
+    }
+    if !settled {
+      violation(
+        """
+        did not settle: \(shared.live.live) operations live, \
+        \(tasks.count - finished.current) of \(tasks.count) StoreTasks unfinished, \
+        \(shared.clock.sleeperCount) sleepers
+        """)
+    }
+    if let store, store.inFlightEffectCount != 0 {
+      violation("\(store.inFlightEffectCount) effects still registered at the end")
+    }
+    if released.contains(where: { $0() != nil }) { violation("a released store is still alive") }
+    if !queuedSerials.isEmpty { violation("queued actions were never reduced") }
+  }
+
+  /// Every thrown error reached its catch handler or the report, exactly once.
+  func account(_ reports: [String]) {
+    var reported: [Int: Int] = [:]
+    for report in reports {
+      let parts = report.components(separatedBy: "StormError#")
+      guard parts.count == 2, let id = Int(parts[1].prefix { $0.isNumber }) else {
+        violation("unexpected report: \(report)")
+        continue
+      }
+      reported[id, default: 0] += 1
+    }
+    let errors = shared.errors.current
+    outcome.errors = errors.thrown.count
+    for id in errors.thrown {
+      let count = errors.caught[id, default: 0] + reported[id, default: 0]
+      if count != 1 { violation("error \(id) was handled or reported \(count) times") }
+    }
+    for id in Set(errors.caught.keys).union(reported.keys) where !errors.thrown.contains(id) {
+      violation("error \(id) was handled but never thrown")
+    }
+  }
+
+  // MARK: The instrumented reducer
+
+  func reduce(_ count: inout Int, _ action: StormAction, _ model: StormStoreModel)
+    -> Effect<StormAction>
+  {
+    if model.isReleased { violation("store \(model.generation) reduced \(action) after release") }
+    if model.isReducing { violation("the reducer was re-entered with \(action)") }
+    model.isReducing = true
+    defer { model.isReducing = false }
+    count += 1
+    outcome.reduced += 1
+
+    switch action {
+    case .trigger(let spec, let serial):
+      checkOrder(serial, action)
+      return output(spec, model)
+    case .sent(let spec, let token):
+      // NB: A `.send` inside a concatenation step is reduced at once, not queued; no serial.
+      if let serial = queuedSerials.removeValue(forKey: token) { checkOrder(serial, action) }
+      return output(spec, model)
+    case .fromEffect(let instance, let followUp, let serial):
+      checkOrder(serial, action)
+      checkDelivery(from: instance, model)
+      return followUp.map { output($0, model) } ?? .none
+    case .marker(let concat, let step):
+      checkMarker(concat, step, model)
+      return .none
+    }
+  }
+
+  /// Counts a send the model says must be dropped, to show the storm exercises the rule.
+  func noteSend(from instance: Int, generation: Int) {
+    guard let model = models[generation] else { return }
+    if model.isReleased {
+      outcome.lateSends += 1
+    } else if let started = model.instances[instance], cancellation(of: started, model) != nil {
+      outcome.lateSends += 1
+    }
+  }
+
+  func checkOrder(_ serial: Int, _ action: StormAction) {
+    if serial <= lastReducedSerial {
+      violation("\(action) (serial \(serial)) reduced after serial \(lastReducedSerial)")
+    }
+    lastReducedSerial = serial
+  }
+
+  func cancellation(of started: StormStoreModel.Started, _ model: StormStoreModel) -> String? {
+    for (id, epoch) in zip(started.ids, started.epochs) where model.epochs[id, default: 0] != epoch {
+      return "its id \(id) was cancelled"
+    }
+    if let owner = started.owner, cancelledOwners.contains(owner) {
+      return "its StoreTask #\(owner) was cancelled"
+    }
+    return nil
+  }
+
+  func checkDelivery(from instance: Int, _ model: StormStoreModel) {
+    outcome.deliveries += 1
+    guard let started = model.instances[instance] else {
+      violation("effect \(instance) delivered to store \(model.generation), which never started it")
+      return
+    }
+    if let reason = cancellation(of: started, model) {
+      violation("effect \(instance) delivered an action after \(reason)")
+    }
+  }
+
+  func checkMarker(_ concat: Int, _ step: Int, _ model: StormStoreModel) {
+    outcome.markers += 1
+    guard var record = model.concatenations[concat] else {
+      violation("concatenation \(concat) started a step in store \(model.generation) before it began")
+      return
+    }
+    defer { model.concatenations[concat] = record }
+    if step <= record.lastStep {
+      violation("concatenation \(concat) started step \(step) after step \(record.lastStep)")
+    }
+    record.lastStep = step
+    // NB: Step 0 holds only its marker and may be started (queued) with the concatenation
+    // itself, so the rules below apply from step 1.
+    guard step > 0 else { return }
+    let ended = shared.ended.current
+    for instance in record.instancesByStep[step - 1, default: []] where !ended.contains(instance) {
+      violation("concatenation \(concat) started step \(step) before effect \(instance) ended")
+    }
+    if let reason = cancellation(of: record.started, model) {
+      violation("concatenation \(concat) started step \(step) after \(reason)")
+    }
+    guard let effect = record.steps[step] else {
+      violation("concatenation \(concat) has no step \(step)")
+      return
+    }
+    var startedHere: [Int] = []
+    walk(
+      effect, ids: record.started.ids, owner: record.started.owner, model,
+      queues: false, started: &startedHere)
+    record.instancesByStep[step] = startedHere
+  }
+
+  // MARK: Building effects and walking them like the store does
+
+  func output(_ spec: StormSpec, _ model: StormStoreModel) -> Effect<StormAction> {
+    let effect = build(spec, model.generation)
+    var started: [Int] = []
+    walk(effect, ids: [], owner: currentOwner, model, queues: true, started: &started)
+    return effect
+  }
+
+  func build(_ spec: StormSpec, _ generation: Int) -> Effect<StormAction> {
+    switch spec {
+    case .none:
+      return .none
+    case .run(let run):
+      nextInstance += 1
+      let instance = nextInstance
+      return Effect.run(
+        operation: Self.operation(run, instance, generation, shared, self),
+        catch: run.hasCatch ? Self.handler(instance, generation, shared, self) : nil
+      )
+      .cancellable(id: StormRunTag(instance: instance))
+    case .send(let spec):
+      nextToken += 1
+      return .send(.sent(spec, token: nextToken))
+    case .merge(let specs):
+      return .merge(specs.map { build($0, generation) })
+    case .concatenate(let specs):
+      let steps = specs.map { build($0, generation) }.filter { !$0.isNone }
+      guard !steps.isEmpty else { return .none }
+      nextInstance += 1
+      let concat = nextInstance
+      return .concatenate(
+        [.send(.marker(concat: concat, step: 0))]
+          + steps.enumerated().map { .merge(.send(.marker(concat: concat, step: $0 + 1)), $1) })
+    case .cancellable(let id, let cancelInFlight, let spec):
+      return build(spec, generation).cancellable(
+        id: StormID(value: id), cancelInFlight: cancelInFlight)
+    case .cancel(let id):
+      return .cancel(id: StormID(value: id))
+    case .debounce(let id, let ticks, let spec):
+      nextInstance += 1
+      let concat = nextInstance
+      return Effect.merge(.send(.marker(concat: concat, step: 1)), build(spec, generation))
+        .debounce(id: StormID(value: id), for: .seconds(ticks), clock: shared.clock)
+    }
+  }
+
+  /// Applies `effect` to the model in the order the store starts it.
+  func walk(
+    _ effect: Effect<StormAction>, ids: [Int], owner: Int?, _ model: StormStoreModel,
+    queues: Bool, started: inout [Int]
+  ) {
+    switch effect.operation {
+    case .none:
+      break
+    case .send(let action):
+      if queues, case .sent(_, let token) = action { queuedSerials[token] = nextSerial() }
+    case .run:
+      break  // NB: Untagged: the sleep inside `debounce`.
+    case .merge(let effects):
+      for effect in effects {
+        walk(effect, ids: ids, owner: owner, model, queues: queues, started: &started)
+      }
+    case .concatenate(let steps):
+      var concat: Int?
+      var byStep: [Int: Effect<StormAction>] = [:]
+      for step in steps {
+        guard let (id, index) = Self.marker(of: step) else { continue }
+        concat = id
+        byStep[index] = step
+      }
+      guard let concat else {
+        violation("a concatenation without markers")
+        return
+      }
+      model.concatenations[concat] = .init(
+        started: .init(ids: ids, epochs: ids.map { model.epochs[$0, default: 0] }, owner: owner),
+        steps: byStep)
+    case .cancel(let id):
+      if let id = id.base as? StormID { model.epochs[id.value, default: 0] += 1 }
+    case .cancellable(let id, let cancelInFlight, let inner):
+      if let tag = id.base as? StormRunTag {
+        model.instances[tag.instance] = .init(
+          ids: ids, epochs: ids.map { model.epochs[$0, default: 0] }, owner: owner)
+        started.append(tag.instance)
+      } else if let id = id.base as? StormID {
+        if cancelInFlight { model.epochs[id.value, default: 0] += 1 }
+        walk(inner, ids: ids + [id.value], owner: owner, model, queues: queues, started: &started)
+      }
+    }
+  }
+
+  static func marker(of step: Effect<StormAction>) -> (Int, Int)? {
+    switch step.operation {
+    case .send(.marker(let concat, let index)):
+      return (concat, index)
+    case .merge(let effects):
+      guard let first = effects.first, case .send(.marker(let concat, let index)) = first.operation
+      else { return nil }
+      return (concat, index)
+    default:
+      return nil
+    }
+  }
+
+  // MARK: Operations
+
+  nonisolated static func operation(
+    _ run: StormRunSpec, _ instance: Int, _ generation: Int, _ shared: StormShared,
+    _ runner: StormRunner
+  ) -> @Sendable (Send<StormAction>) async throws -> Void {
+    { send in
+      shared.live.enter()
+      defer { shared.leave(instance: instance, generation: generation, isOperation: true) }
+      for phase in run.phases {
+        switch phase.delay {
+        case .clock(let ticks):
+          if run.ignoresCancellation {
+            try? await shared.clock.sleep(for: .seconds(ticks))
+          } else {
+            try await shared.clock.sleep(for: .seconds(ticks))
+          }
+        case .gate(let slot):
+          await shared.gates.wait(slot)
+        case .yields(let count):
+          for _ in 0..<count { await Task.yield() }
+        }
+        if phase.sends {
+          await MainActor.run {
+            let serial = runner.nextSerial()
+            runner.noteSend(from: instance, generation: generation)
+            send(.fromEffect(instance: instance, followUp: phase.followUp, serial: serial))
+          }
+        }
+      }
+      if run.throwsAtEnd { throw shared.newError() }
+    }
+  }
+
+  nonisolated static func handler(
+    _ instance: Int, _ generation: Int, _ shared: StormShared, _ runner: StormRunner
+  ) -> @Sendable (any Error, Send<StormAction>) async -> Void {
+    { error, send in
+      shared.live.enter()
+      defer { shared.leave(instance: instance, generation: generation, isOperation: false) }
+      if let error = error as? StormError {
+        shared.errors.withLock { $0.caught[error.id, default: 0] += 1 }
+      } else {
+        shared.violation("a catch handler got \(error)")
+      }
+      await MainActor.run {
+        let serial = runner.nextSerial()
+        runner.noteSend(from: instance, generation: generation)
+        send(.fromEffect(instance: instance, followUp: nil, serial: serial))
+      }
+    }
+  }
+}
