@@ -419,5 +419,7 @@ private func waitForAll(_ tasks: [Task<Void, Never>]) async {
 }
 
 #if canImport(Combine)
-  extension Store: ObservableObject {}
+  // NB: `objectWillChange` is main-actor isolated; SwiftUI reads it on the main actor, and
+  // `@preconcurrency` turns any other read into a runtime check instead of a data race.
+  extension Store: @preconcurrency ObservableObject {}
 #endif
