@@ -7,6 +7,8 @@
 
 import MiniRedux
 
+typealias Reducer<State, Action: Sendable> = @MainActor (inout State, Action) -> Effect<Action>
+
 struct Forecast: Sendable {
   let city: String
   let celsius: Int
@@ -63,7 +65,7 @@ struct Weather {
   }
 
   /// The reducer reads its services from `services` and from nowhere else.
-  static func reducer(_ services: AppServices) -> @MainActor (inout State, Action) -> Effect<Action> {
+  static func reducer(_ services: AppServices) -> Reducer<State, Action> {
     return { state, action in
       switch action {
       case .cityTapped(let city):

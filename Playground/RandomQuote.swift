@@ -15,7 +15,7 @@ struct FakeQuoteAPI: Sendable {
   static let quotes = [
     "Simplicity is prerequisite for reliability. - Edsger W. Dijkstra",
     "Make it work, make it right, make it fast. - Kent Beck",
-    "The cheapest, fastest, and most reliable components are those that aren't there. - Gordon Bell",
+    "Premature optimization is the root of all evil. - Donald Knuth",
   ]
   var seed: UInt64
 
@@ -80,6 +80,5 @@ print("tap 2:", store.state.text)  // tap 2: Loading... (request #2 takes 40 ms)
 await firstTap.finish()
 print("request #1 cancelled:", firstTap.isCancelled)  // request #1 cancelled: true
 await secondTap.finish()
-print("shown:", store.state.text)
-// shown: #2: The cheapest, fastest, and most reliable components are those that aren't there. ...
+print("shown:", store.state.text)  // shown: #2: Premature optimization is the root of all evil. ...
 print("quotes that landed:", store.state.landed)  // quotes that landed: [2]

@@ -100,7 +100,8 @@ let replay = Store(initialState: Editor.State(), Editor.reduce)
 for action in store.state.actions {
   await replay.send(action).finish()
 }
-print("fresh store after \(store.state.actions.count) actions: \"\(replay.state.text)\",",
+print(
+  "fresh store after \(store.state.actions.count) actions: \"\(replay.state.text)\",",
   "same as recorded:", replay.state == store.state.present)
 // fresh store after 5 actions: "cat", same as recorded: true
 
