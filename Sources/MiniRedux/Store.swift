@@ -45,10 +45,13 @@ import Observation
 @MainActor
 public final class Store<State, Action: Sendable> {
   /// The current state. It changes only by reducing an action.
+  ///
+  /// A scoped store reads it through its parent, so it is never stale.
   public private(set) var state: State {
     get {
+      if let scope { return scope.state() }
       registrar.access(self, keyPath: stateKeyPath)
-      return _state
+      return _state.unsafelyUnwrapped
     }
     _modify {
       #if canImport(Combine)
@@ -56,12 +59,14 @@ public final class Store<State, Action: Sendable> {
       #endif
       registrar.willSet(self, keyPath: stateKeyPath)
       defer { registrar.didSet(self, keyPath: stateKeyPath) }
-      yield &_state
+      yield &_state!
     }
   }
 
-  private var _state: State
+  /// The state of a root store; `nil` in a scoped store, which holds no state of its own.
+  private var _state: State?
   private let reducer: @MainActor (inout State, Action) -> Effect<Action>
+  private let scope: Scope?
   private let registrar = ObservationRegistrar()
   // NB: A key path literal inside a generic class is rebuilt on every use; make it once.
   private let stateKeyPath: KeyPath<Store, State> = \.state
@@ -74,7 +79,7 @@ public final class Store<State, Action: Sendable> {
 
   #if canImport(Combine)
     /// Publishes before every change of ``state``, for SwiftUI's `@ObservedObject`.
-    public let objectWillChange = ObservableObjectPublisher()
+    public let objectWillChange: ObservableObjectPublisher
   #endif
 
   /// Creates a store and, if you pass one, reduces `initialAction` before returning.
@@ -94,9 +99,22 @@ public final class Store<State, Action: Sendable> {
   ) {
     self._state = initialState
     self.reducer = reducer
+    self.scope = nil
+    #if canImport(Combine)
+      self.objectWillChange = ObservableObjectPublisher()
+    #endif
     if let initialAction {
       send(initialAction)
     }
+  }
+
+  private init(scope: Scope) {
+    self._state = nil
+    self.reducer = { _, _ in .none }
+    self.scope = scope
+    #if canImport(Combine)
+      self.objectWillChange = scope.objectWillChange
+    #endif
   }
 
   deinit {
@@ -121,7 +139,8 @@ public final class Store<State, Action: Sendable> {
   ///   those effects send back, have ended.
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    send(action, root: nil)
+    if let scope { return scope.send(action) }
+    return send(action, root: nil)
   }
 
   private func send(_ action: Action, root: Running?) -> StoreTask {
@@ -142,7 +161,7 @@ public final class Store<State, Action: Sendable> {
         start(reducer(&state, action), Context(origin: action, root: root), into: &started)
       }
       if !listeners.isEmpty {
-        let state = _state
+        let state = _state.unsafelyUnwrapped
         for entry in listeners {
           entry.listener(state)
         }
@@ -168,13 +187,66 @@ public final class Store<State, Action: Sendable> {
   /// - Returns: A subscription; call ``StoreSubscription/cancel()`` to stop listening.
   @discardableResult
   public func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
+    if let scope { return scope.subscribe(listener) }
     let id = nextListenerID
     nextListenerID += 1
     listeners.append((id, listener))
-    listener(_state)
+    listener(_state.unsafelyUnwrapped)
     return StoreSubscription { [weak self] in
       self?.listeners.removeAll { $0.id == id }
     }
+  }
+}
+
+// MARK: - Scoping
+
+extension Store {
+  /// Derives a store of a child feature that reads its state through this store and sends its
+  /// actions through this store.
+  ///
+  /// The child store holds no state and runs no effects of its own: there is one source of truth
+  /// and one effect registry, so cancellation ids and ``StoreTask``s work across scopes. Scoped
+  /// stores can be scoped again.
+  ///
+  /// Cost model: reading the child's ``state`` reads the parent's state and applies `toChildState`,
+  /// so an observer of the child (`withObservationTracking`, SwiftUI, ``subscribe(_:)``) hears
+  /// of every change of the parent's state, not only of the child's part. Keep `toChildState`
+  /// cheap (a key path is ideal) and let views compare what they render. A `send` costs one call
+  /// of `toParentAction` more than a `send` to the parent.
+  ///
+  /// ```swift
+  /// let counter: Store<Counter.State, Counter.Action> =
+  ///   appStore.scope(state: \.counter, action: AppAction.counter)
+  /// counter.send(.incrementTapped)  // reduced by the app's reducer as .counter(.incrementTapped)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toChildState: The child's part of this store's state; a key path such as `\.counter`.
+  ///   - toParentAction: Embeds a child action in this store's actions, e.g. `AppAction.counter`.
+  /// - Returns: A store of the child feature, alive as long as you keep it; it keeps this store
+  ///   alive.
+  public func scope<ChildState, ChildAction>(
+    state toChildState: @escaping @MainActor (State) -> ChildState,
+    action toParentAction: @escaping @MainActor (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction> {
+    var scope = Store<ChildState, ChildAction>.Scope(
+      state: { toChildState(self.state) },
+      send: { self.send(toParentAction($0)) },
+      subscribe: { listener in self.subscribe { listener(toChildState($0)) } })
+    #if canImport(Combine)
+      scope.objectWillChange = objectWillChange
+    #endif
+    return Store<ChildState, ChildAction>(scope: scope)
+  }
+
+  /// How a scoped store reaches its parent.
+  struct Scope {
+    let state: @MainActor () -> State
+    let send: @MainActor (Action) -> StoreTask
+    let subscribe: @MainActor (@escaping @MainActor (State) -> Void) -> StoreSubscription
+    #if canImport(Combine)
+      var objectWillChange = ObservableObjectPublisher()
+    #endif
   }
 }
 
