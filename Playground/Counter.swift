@@ -1,9 +1,9 @@
-// Counter: the smallest feature, a State, an Action and a reducer, driven by a few sends.
+// Counter: the smallest feature: a State, an Action, a reducer, and a few sends (seed 004).
 //
-// Run it:         Playground/run Counter
-// In an app:      keep `struct Counter` as it is, create the store once (a SwiftUI view can hold it
-//                 in `@State`), show `store.state.count`, and call `store.send` from the buttons.
-//                 Seed 004's README does exactly that with `CounterView`.
+// Run it:     Playground/run Counter
+// In an app:  keep `struct Counter` as it is, create the store once (a SwiftUI view can hold it
+//             in `@State`), show `store.state.count`, and call `store.send` from the buttons, as
+//             seed 004's `CounterView` does.
 
 import MiniRedux
 
@@ -29,9 +29,8 @@ struct Counter {
   }
 }
 
-// NB: Top-level code runs on the main actor only when it contains an `await`; this script
-// awaits each send (its effects, none here, end before `finish()` returns), which keeps the
-// habit and the isolation.
+// NB: A script's top-level code runs on the main actor, where a store lives, only if it awaits
+// something. So each send is awaited; `finish()` returns at once when there are no effects.
 let store = Counter.store()
 print("count:", store.state.count)  // count: 0
 

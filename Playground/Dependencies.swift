@@ -1,5 +1,6 @@
-// Dependencies: a reducer built from the services it is given, run once with a live-like service
-// and once with a mock (seed 002's environment and seed 003's service locator, as plain values).
+// Dependencies: one reducer built from injected services, run with a live-like one and a mock.
+//
+// Seed 002's environment and seed 003's service locator, done with plain values.
 //
 // Run it:     Playground/run Dependencies   (the live-like service waits 50 ms per request)
 // In an app:  build `AppServices.live` once at launch and pass it down; previews and tests pass a

@@ -1,5 +1,6 @@
-// Middleware: logging as a plain function that wraps a reducer and prints every action and what
-// it changed, including the actions that effects send back.
+// Middleware: logging as a function that wraps a reducer: each action and what it changed.
+//
+// Unlike a subscriber, the wrapper sees every action, including those that effects send back.
 //
 // Run it:     Playground/run Middleware
 // In an app:  wrap the reducer where you create the store, `Store(initialState: ...,

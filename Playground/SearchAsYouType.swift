@@ -1,5 +1,7 @@
-// SearchAsYouType: seed 002's movie search. Quick typing makes one request, after a 300 ms
-// debounce, and the answer to an older query never lands.
+// SearchAsYouType: seed 002's movie search: one request per pause, never a stale answer.
+//
+// Quick typing makes one request, after a 300 ms debounce, and the answer to an older query,
+// even one the server sends anyway, never lands.
 //
 // Run it:     Playground/run SearchAsYouType   (it waits out the real 300 ms debounce twice)
 // In an app:  bind a text field to `.searchQueryChanged`, list `store.state.movies`, and make

@@ -1,5 +1,4 @@
-// Subscribe: a command-line consumer, no SwiftUI, that prints each state change through
-// `store.subscribe`.
+// Subscribe: a command-line consumer, no SwiftUI, that prints state changes via `subscribe`.
 //
 // Run it:     Playground/run Subscribe
 // In an app:  a server, a CLI tool or a test subscribes the same way; keep the subscription and

@@ -1,5 +1,7 @@
-// TimeTravel: record every state and action, rewind to any step, replay the steps, and replay the
-// whole log into a fresh store to get the same state again (seed 001's "time travel").
+// TimeTravel: record every state, rewind, step forward again, and replay the log from scratch.
+//
+// Seed 001's "time travel": a reducer wrapper keeps the history, and because reducers are pure,
+// replaying the recorded actions into a fresh store rebuilds the same state.
 //
 // Run it:     Playground/run TimeTravel
 // In an app:  wrap a feature's reducer with `timeTravel` in a debug build, show

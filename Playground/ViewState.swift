@@ -1,6 +1,6 @@
-// ViewState: the view reads a view state computed from the domain state by a pure function,
-// and its events become domain actions through another (seed 003's ViewStateReducing and
-// DomainEventActionMap, without the protocols).
+// ViewState: pure functions map domain state to view state, and view events to actions.
+//
+// Seed 003's ViewStateReducing and DomainEventActionMap, without the protocols.
 //
 // Run it:     Playground/run ViewState
 // In an app:  the SwiftUI view reads `homeViewState(from: store.state)` and calls
