@@ -381,8 +381,8 @@ nonisolated private func writeToStandardError(_ string: String) {
     /// effect is cancelled.
     ///
     /// ```swift
-    /// case .onAppear:
-    ///   return .publisher { clock.ticks.map { _ in .tick } }
+    /// case .listen:
+    ///   return .publisher { [1, 2, 3].publisher.map(Action.heard) }
     /// ```
     public static func publisher<P: Publisher>(
       _ createPublisher: @escaping @Sendable () -> P

@@ -254,9 +254,13 @@ extension Store: Observable {}
 
 /// The effects started by one ``Store/send(_:)``: await them or cancel them.
 ///
+/// In SwiftUI, `.task { await store.send(.onAppear).finish() }` ties the effects to the view:
+/// when the view disappears, SwiftUI cancels the task, and that cancels the effects.
+///
 /// ```swift
-/// // In a SwiftUI view: the effects end when the view disappears.
-/// .task { await store.send(.onAppear).finish() }
+/// let timer = store.send(.startTimer)
+/// // Later, when the screen that started it goes away:
+/// timer.cancel()
 /// ```
 public struct StoreTask: Hashable, Sendable {
   /// The tasks of the effects the action started; each waits for the effects it caused.

@@ -378,7 +378,9 @@ struct ErrorTests {
     let (_, reports) = await capturingReports {
       await store.send(
         .start(
-          .run { _ in throw Failure() } catch: { error, send in
+          .run { _ in
+            throw Failure()
+          } catch: { error, send in
             await send(.log("caught \(error)"))
           })
       ).finish()
@@ -405,7 +407,11 @@ struct ErrorTests {
     let (_, reports) = await capturingReports {
       await store.send(
         .start(
-          .run { _ in throw CancellationError() } catch: { _, send in await send(.log("no")) })
+          .run { _ in
+            throw CancellationError()
+          } catch: { _, send in
+            await send(.log("no"))
+          })
       ).finish()
       await store.send(.start(.run { _ in throw CancellationError() })).finish()
     }
@@ -571,7 +577,11 @@ struct MapTests {
         await gate.wait()
         await send(.tick(3))
       }.cancellable(id: ID.b),
-      .run { _ in throw Failure() } catch: { _, send in await send(.tick(4)) })
+      .run { _ in
+        throw Failure()
+      } catch: { _, send in
+        await send(.tick(4))
+      })
     let store = makeStore()
 
     let task = store.send(.start(child.map { .log("\($0)") }))

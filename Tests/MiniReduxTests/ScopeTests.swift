@@ -121,12 +121,20 @@ struct ScopedStoreTests {
     let left = store.scope(state: \.left, action: App.Action.left)
     let changes = Recorder<String>()
 
-    withObservationTracking { _ = left.state } onChange: { changes.append("left") }
+    withObservationTracking {
+      _ = left.state
+    } onChange: {
+      changes.append("left")
+    }
     store.send(.left(.increment))
     #expect(changes.values == ["left"])
 
     // The cost model: a child observer hears of every change of the parent's state.
-    withObservationTracking { _ = left.state } onChange: { changes.append("rename") }
+    withObservationTracking {
+      _ = left.state
+    } onChange: {
+      changes.append("rename")
+    }
     store.send(.rename("x"))
     #expect(changes.values == ["left", "rename"])
   }

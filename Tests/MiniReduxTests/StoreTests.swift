@@ -172,7 +172,11 @@ struct StateTests {
     }
     let changes = Recorder<Int>()
     func track() {
-      withObservationTracking { _ = store.state } onChange: { changes.append(1) }
+      withObservationTracking {
+        _ = store.state
+      } onChange: {
+        changes.append(1)
+      }
     }
     for _ in 0..<3 {
       track()

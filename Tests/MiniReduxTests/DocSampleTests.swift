@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// Every code sample must compile, so none can rot: each ```swift block in the doc comments and
+/// in README.md must appear, line by line and in order, in a region of DocSamples.swift (which
+/// the test target compiles), in a Playground script (which CI runs), or in .ci/check-combine
+/// (which compiles the Combine code on Linux).
+@Suite("Code samples")
+struct DocSampleTests {
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  static func read(_ path: String) throws -> String {
+    try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+  }
+
+  /// The ```swift blocks of a text; in doc comments, without the `///` prefix.
+  static func samples(in text: String, docComments: Bool) -> [[String]] {
+    var samples: [[String]] = []
+    var current: [String]?
+    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      var line = rawLine.trimmingCharacters(in: .whitespaces)
+      if docComments {
+        guard line.hasPrefix("///") else { continue }
+        line = String(line.dropFirst(3)).trimmingCharacters(in: .whitespaces)
+      }
+      if current == nil, line.hasPrefix("```swift") {
+        current = []
+      } else if current != nil, line.hasPrefix("```") {
+        samples.append(current!)
+        current = nil
+      } else if current != nil, !line.isEmpty {
+        current!.append(line)
+      }
+    }
+    return samples
+  }
+
+  /// The places a sample may live, each a list of trimmed, non-empty lines.
+  static func regions() throws -> [(name: String, lines: [String])] {
+    func lines(_ text: some StringProtocol) -> [String] {
+      text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }
+    }
+    var regions: [(String, [String])] = []
+    let harness = try read("Tests/MiniReduxTests/DocSamples.swift")
+    for (index, region) in harness.components(separatedBy: "// Sample:").enumerated().dropFirst() {
+      regions.append(("DocSamples region \(index)", lines(region)))
+    }
+    let playground = root.appendingPathComponent("Playground")
+    for file in try FileManager.default.contentsOfDirectory(atPath: playground.path)
+    where file.hasSuffix(".swift") {
+      regions.append((file, lines(try read("Playground/\(file)"))))
+    }
+    regions.append((".ci/check-combine", lines(try read(".ci/check-combine"))))
+    return regions
+  }
+
+  static func isSubsequence(_ sample: [String], of region: [String]) -> Bool {
+    var remaining = sample[...]
+    for line in region where line == remaining.first {
+      remaining = remaining.dropFirst()
+      if remaining.isEmpty { return true }
+    }
+    return remaining.isEmpty
+  }
+
+  @Test("every sample in the doc comments and README.md is compiled or run somewhere")
+  func everySampleIsChecked() throws {
+    let regions = try Self.regions()
+    var samples: [(String, [String])] = []
+    for file in ["Sources/MiniRedux/Store.swift", "Sources/MiniRedux/Effect.swift"] {
+      samples += Self.samples(in: try Self.read(file), docComments: true).map { (file, $0) }
+    }
+    samples += Self.samples(in: try Self.read("README.md"), docComments: false)
+      .map { ("README.md", $0) }
+    #expect(samples.count >= 15)
+
+    for (file, sample) in samples {
+      let home = regions.first { Self.isSubsequence(sample, of: $0.lines) }
+      #expect(
+        home != nil,
+        "a sample in \(file) is not compiled anywhere:\n\(sample.joined(separator: "\n"))")
+    }
+  }
+
+  @Test("the checker rejects a sample that is nowhere")
+  func checkerCanFail() throws {
+    let regions = try Self.regions()
+    let stray = ["store.send(.thisActionDoesNotExist)"]
+    #expect(!regions.contains { Self.isSubsequence(stray, of: $0.lines) })
+  }
+}
