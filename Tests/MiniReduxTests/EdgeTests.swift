@@ -1,3 +1,4 @@
+import Foundation
 import Observation
 import Testing
 
@@ -354,16 +355,9 @@ struct DegenerateEffectTests {
 @MainActor
 @Suite("Edges: cancelling a StoreTask")
 struct StoreTaskCancellationTests {
-  enum Action: Sendable, Equatable { case start, child, childDone }
+  enum Action: Sendable, Equatable { case start, child, childDone, stopStart }
 
-  @Test(
-    "cancelling a StoreTask stops effects caused by actions its effects sent",
-    .disabled(
-      """
-      library bug: StoreTask.cancel() reaches an effect's children (effects started by the \
-      actions it sent back) only when the effect's operation returns; until then they still \
-      deliver. Remove this trait once fixed.
-      """))
+  @Test("cancelling a StoreTask stops effects caused by actions its effects sent")
   func cancelReachesChildren() async {
     let clock = TestClock()
     let gate = Gate()
@@ -384,7 +378,7 @@ struct StoreTaskCancellationTests {
           try await clock.sleep(for: .seconds(1))
           await send(.childDone)
         }
-      case .childDone:
+      case .childDone, .stopStart:
         return .none
       }
     }
@@ -404,5 +398,105 @@ struct StoreTaskCancellationTests {
     // effects send back", delivered nothing after the cancellation.
     #expect(store.state == [.start, .child])
     #expect(store.inFlightEffectCount == 0)
+  }
+
+  @Test(
+    "cancelling a StoreTask stops effects caused by an effect already cancelled by id",
+    .disabled(
+      """
+      library bug: once the root effect was cancelled by id, deliver() skips the root check \
+      (root.state == .cancelled), so a later StoreTask.cancel() no longer reaches the effects \
+      the root caused. Remove this trait once fixed.
+      """))
+  func cancelReachesChildrenOfIDCancelledRoot() async {
+    let clock = TestClock()
+    let gate = Gate()
+    let childLive = LiveCounter()
+    let store = Store<[Action], Action>(initialState: []) { log, action in
+      log.append(action)
+      switch action {
+      case .start:
+        return .run { send in
+          await send(.child)
+          await gate.wait()
+        }
+        .cancellable(id: "start")
+      case .child:
+        return .run { send in
+          childLive.enter()
+          defer { childLive.leave(cancelled: Task.isCancelled) }
+          try await clock.sleep(for: .seconds(1))
+          await send(.childDone)
+        }
+      case .stopStart:
+        return .cancel(id: "start")
+      case .childDone:
+        return .none
+      }
+    }
+
+    // Given: `.start`'s effect caused `.child`'s effect, and was then cancelled by id (which,
+    // as documented, leaves `.child`'s effect running).
+    let task = store.send(.start)
+    await eventually { clock.sleeperCount == 1 && gate.waiterCount == 1 }
+    store.send(.stopStart)
+
+    // When: the StoreTask of `.start` is cancelled too, and the child's sleep then ends.
+    task.cancel()
+    clock.advance(by: .seconds(1))
+    await eventually { childLive.live == 0 }
+    gate.open()
+    await task.finish()
+
+    // Then: the StoreTask's cancellation reached the child: it delivered nothing.
+    #expect(store.state == [.start, .child, .stopStart])
+  }
+}
+
+@MainActor
+@Suite("Soak: live heap across a million effect round trips")
+struct SoakTests {
+  enum Action: Sendable { case start, done }
+
+  // NB: Slow (tens of seconds) and sensitive to other tests allocating at the same time, so it
+  // runs only on request, alone: MINIREDUX_SOAK=1 swift test --filter SoakTests
+  @Test(
+    "a million .run round trips leave the live heap where it was",
+    .enabled(if: ProcessInfo.processInfo.environment["MINIREDUX_SOAK"] == "1"),
+    .enabled(if: Sanitizer.current == .none, "sanitizers replace the allocator"),
+    .enabled(if: liveHeapBytes() != nil, "needs glibc mallinfo2 on x86-64"))
+  func millionRoundTrips() async {
+    let roundTrips = 1_000_000
+    let store = Store<Int, Action>(initialState: 0) { count, action in
+      switch action {
+      case .start:
+        return .run { send in await send(.done) }
+      case .done:
+        count += 1
+        return .none
+      }
+    }
+
+    // Given: a warmed-up store (caches, task pools and dictionaries at their working size).
+    for _ in 0..<10_000 { await store.send(.start).finish() }
+    let before = liveHeapBytes()!
+
+    // When: a million effects each send one action back and are awaited.
+    let seconds = await measure {
+      for _ in 0..<roundTrips { await store.send(.start).finish() }
+    }
+    let after = liveHeapBytes()!
+
+    // Then: nothing accumulated; 1 MiB is noise, a leak of even 2 bytes per trip is not.
+    let growth = after - before
+    print(
+      """
+      [soak] \(roundTrips) round trips in \(seconds.formatted2) s; live heap \(before) → \(after) \
+      bytes (\(growth >= 0 ? "+" : "")\(growth), \
+      \((Double(growth) / Double(roundTrips)).formatted2) bytes per round trip)
+      """)
+    #expect(store.state == roundTrips + 10_000)
+    #expect(store.inFlightEffectCount == 0)
+    #expect(growth < 1 << 20)
   }
 }
