@@ -82,6 +82,18 @@ func timed(_ body: () async -> Void) async -> Duration {
   return clock.now - start
 }
 
+/// CPU time the calling thread has used, in nanoseconds: it shows how much of a wall-clock
+/// figure the thread spent waiting for a core.
+func threadCPUNanoseconds() -> Double {
+  #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+  #else
+    return .nan
+  #endif
+}
+
 // MARK: - Live heap
 
 /// Bytes the allocator has handed out and not taken back, or `nil` where we cannot tell.
