@@ -74,7 +74,11 @@ public final class Store<State, Action: Sendable> {
   private var isSending = false
   private var effects: [ObjectIdentifier: InFlight] = [:]
   private var effectsByID: [EffectID: Set<ObjectIdentifier>] = [:]
-  private var listeners: [(id: UInt64, listener: @MainActor (State) -> Void)] = []
+  private var listeners: [(id: UInt64, listener: @MainActor (State) -> Void)] = [] {
+    didSet { hasListeners = !listeners.isEmpty }
+  }
+  // NB: `listeners.isEmpty` in unspecialized generic code looks up type metadata on every send.
+  private var hasListeners = false
   private var nextListenerID: UInt64 = 0
 
   #if canImport(Combine)
@@ -152,15 +156,15 @@ public final class Store<State, Action: Sendable> {
     defer { isSending = false }
 
     var started: [Task<Void, Never>] = []
-    start(reducer(&state, action), Context(origin: action, root: root), into: &started)
+    reduce(action, root, into: &started)
     var index = 0
     repeat {
       while index < queue.count {
         let action = queue[index]
         index += 1
-        start(reducer(&state, action), Context(origin: action, root: root), into: &started)
+        reduce(action, root, into: &started)
       }
-      if !listeners.isEmpty {
+      if hasListeners {
         let state = _state.unsafelyUnwrapped
         for entry in listeners {
           entry.listener(state)
@@ -311,6 +315,22 @@ extension Store {
     var ids: [EffectID] = []
   }
 
+  private func reduce(_ action: Action, _ root: Running?, into tasks: inout [Task<Void, Never>]) {
+    let effect = reducer(&state, action)
+    guard !effect.isNone else { return }
+    start(effect, origin: action, root: root, into: &tasks)
+  }
+
+  // NB: Kept out of line so the `.none` path above never builds a `Context`, whose generic
+  // metadata the runtime would look up on every send.
+  @inline(never)
+  private func start(
+    _ effect: Effect<Action>, origin: Action, root: Running?,
+    into tasks: inout [Task<Void, Never>]
+  ) {
+    start(effect, Context(origin: origin, root: root), into: &tasks)
+  }
+
   /// Starts `effect` and appends the tasks it started to `tasks`.
   private func start(
     _ effect: Effect<Action>, _ context: Context, into tasks: inout [Task<Void, Never>]
@@ -407,12 +427,15 @@ extension Store {
   }
 
   private func cancel(_ id: EffectID) {
-    guard let keys = effectsByID[id] else { return }
+    guard let keys = effectsByID.removeValue(forKey: id) else { return }
     for key in keys {
-      guard let inFlight = effects[key] else { continue }
+      guard let inFlight = effects.removeValue(forKey: key) else { continue }
       inFlight.running.state = .cancelled
       inFlight.task.cancel()
-      unregister(inFlight.running)
+      for other in inFlight.running.ids where other != id {
+        effectsByID[other]?.remove(key)
+        if effectsByID[other]?.isEmpty == true { effectsByID[other] = nil }
+      }
     }
   }
 
