@@ -74,7 +74,7 @@ struct Benchmarks {
     if selected("S5B") { rows.append(await scenarios.s5SearchStorm(.debounce)) }
     if selected("S6A") { rows.append(await scenarios.s6Listeners()) }
     if selected("S6B") { rows.append(await scenarios.s6Observers()) }
-    // S7 (scoped send): see the TODO(S7) in Scenarios.swift.
+    if selected("S7") { rows.append(await scenarios.s7ScopedSend()) }
 
     let report = BenchmarkReport(
       mode: quick ? "quick" : "full", repetitions: repetitions, rows: rows,
@@ -194,7 +194,6 @@ struct BenchmarkReport {
       }
       Swift.print(line)
     }
-    Swift.print(padRight("S7", 5) + "scoped send: not measured yet, see TODO(S7) in Scenarios.swift")
 
     Swift.print("")
     for (name, value) in (leak?.notes ?? []) + rows.flatMap(\.notes) {

@@ -213,7 +213,10 @@ struct Scenarios {
       inFlight, delta,
       [
         ("S4 in-flight entries after \(grouped(n)) effects", inFlight.map(String.init) ?? "n/a"),
-        ("S4 live heap before / after / held", "\(formatBytes(before)) / \(formatBytes(after)) / \(formatBytes(delta))"),
+        (
+          "S4 live heap before / after / held",
+          "\(formatBytes(before)) / \(formatBytes(after)) / \(formatBytes(delta))"
+        ),
       ]
     )
   }
@@ -335,22 +338,39 @@ struct Scenarios {
   }
 
   // MARK: S7 scoped send
-  //
-  // TODO(S7): not measured yet. The issue left this place for
-  // `store.scope(state: \.child, action: Parent.Action.child)`. Measure a send through the scoped
-  // store against S1 (floor: S1; ratio = the cost of scoping), for example:
-  //
-  //   mutating func s7ScopedSend() async -> Measurement {
-  //     let parent = Store(initialState: Parent.State(), Parent.reduce)
-  //     let child = parent.scope(state: \.child, action: Parent.Action.child)
-  //     let action = opaque(Counter.Action.increment)
-  //     return await measure(
-  //       "S7", "scoped send, small child state", operations: counts.sends,
-  //       repetitions: repetitions, floor: "S1"
-  //     ) { Self.loopStore(child, action, counts.sends) }
-  //   }
-  //
-  // and add it to `Benchmarks.main` where the S7 placeholder row is printed.
+
+  /// A parent embedding the counter: S7 sends to a store scoped to it; S1 is its floor, so the
+  /// ratio is the cost of scoping (one action embedding, one `map` of `.none`).
+  struct Parent {
+    struct State { var child = Counter.State() }
+    enum Action: Sendable { case child(Counter.Action) }
+
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+      switch action {
+      case .child(let action):
+        return Counter.reduce(&state.child, action).map(Action.child)
+      }
+    }
+  }
+
+  mutating func s7ScopedSend() async -> Measurement {
+    let parent = Store(initialState: Parent.State(), opaqueReducer(Parent.reduce))
+    let child = parent.scope(state: \.child, action: Parent.Action.child)
+    let action = opaque(Counter.Action.increment)
+    let n = counts.sends
+    let result = await measure(
+      "S7", "scoped send, small child state", operations: n, repetitions: repetitions,
+      floor: "S1"
+    ) {
+      Self.loopStore(child, action, n)
+    }
+    checks.append(
+      Check(
+        name: "S7 reduced every scoped send in the parent",
+        passed: parent.state.child.count == n * (repetitions + 1),
+        detail: "count \(parent.state.child.count), expected \(n * (repetitions + 1))"))
+    return result
+  }
 }
 
 func median(_ values: [Double]) -> Double {
