@@ -219,6 +219,9 @@ extension Effect {
   /// Cancelling an id with nothing in flight does nothing. Effects that the cancelled effects
   /// already caused, by sending actions whose reducers started new effects, keep running.
   ///
+  /// > Note: Once the first effect of a `send` has been cancelled by id, cancelling that send's
+  /// > ``StoreTask`` no longer reaches the effects it caused: a task is cancelled only once.
+  ///
   /// ```swift
   /// case .stopTapped:
   ///   return .cancel(id: CancelID.timer)
