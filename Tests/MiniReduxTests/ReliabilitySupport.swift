@@ -79,7 +79,11 @@ func suspendUntilCancelled() async {
 final class LiveCounter: Sendable {
   private let state = Locked((live: 0, started: 0, sawCancellation: 0))
 
-  func enter() { state.withLock { $0.live += 1; $0.started += 1 } }
+  func enter() {
+    state.withLock {
+      $0.live += 1; $0.started += 1
+    }
+  }
 
   func leave(cancelled: Bool) {
     state.withLock {

@@ -8,7 +8,7 @@ import Testing
 // after every step.
 //
 // Replay one program:   MINIREDUX_STORM_SEED=<seed> swift test --filter Storm
-// Change the count:     MINIREDUX_STORM_PROGRAMS=<n> (default 600; 300 under a sanitizer)
+// Change the count:     MINIREDUX_STORM_PROGRAMS=<n> (default 2000; 800 under a sanitizer)
 // Another seed family:  MINIREDUX_STORM_BASE_SEED=<n>
 //
 // How "after its cancellation took effect" is observed: the store starts a reducer's effects
@@ -32,7 +32,7 @@ struct StormTests {
       print("[storm] replayed seed \(replay): \(outcome.summary)")
       return
     }
-    let defaultCount = Sanitizer.current == .none ? 600 : 300
+    let defaultCount = Sanitizer.current == .none ? 2_000 : 800
     let count = environmentInteger("MINIREDUX_STORM_PROGRAMS") ?? defaultCount
     let base = environment["MINIREDUX_STORM_BASE_SEED"].flatMap(UInt64.init) ?? 0x5EED_0000
     var total = StormRunner.Outcome()
@@ -101,7 +101,9 @@ struct StormRunSpec: Sendable, CustomStringConvertible {
   var hasCatch: Bool
 
   var description: String {
-    let phases = phases.map { "\($0.delay)\($0.sends ? "+send" : "")\($0.followUp.map { "→\($0)" } ?? "")" }
+    let phases = phases.map {
+      "\($0.delay)\($0.sends ? "+send" : "")\($0.followUp.map { "→\($0)" } ?? "")"
+    }
     return
       "run[\(phases.joined(separator: ","))\(ignoresCancellation ? " ignoring" : "")\(throwsAtEnd ? " throws" : "")\(hasCatch ? " catch" : "")]"
   }
@@ -593,7 +595,8 @@ final class StormRunner {
   }
 
   func cancellation(of started: StormStoreModel.Started, _ model: StormStoreModel) -> String? {
-    for (id, epoch) in zip(started.ids, started.epochs) where model.epochs[id, default: 0] != epoch {
+    for (id, epoch) in zip(started.ids, started.epochs) where model.epochs[id, default: 0] != epoch
+    {
       return "its id \(id) was cancelled"
     }
     if let owner = started.owner, cancelledOwners.contains(owner) {
@@ -616,7 +619,8 @@ final class StormRunner {
   func checkMarker(_ concat: Int, _ step: Int, _ model: StormStoreModel) {
     outcome.markers += 1
     guard var record = model.concatenations[concat] else {
-      violation("concatenation \(concat) started a step in store \(model.generation) before it began")
+      violation(
+        "concatenation \(concat) started a step in store \(model.generation) before it began")
       return
     }
     defer { model.concatenations[concat] = record }

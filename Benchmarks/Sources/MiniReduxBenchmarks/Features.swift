@@ -1,9 +1,10 @@
+import Observation
+
 #if MINIREDUX_TESTABLE
   @testable import MiniRedux
 #else
   import MiniRedux
 #endif
-import Observation
 
 // MARK: - Features under test
 
