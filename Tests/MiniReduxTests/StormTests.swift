@@ -277,11 +277,13 @@ final class StormShared: Sendable {
 
   /// Called on the way out of an operation or handler, on its own task.
   func leave(instance: Int, generation: Int, isOperation: Bool) {
+    // NB: The flag is set after the store's deinit, which cancels synchronously; seeing the flag
+    // therefore means the cancellation already happened. Read the flag first: the other order
+    // races with a release that happens between the two reads.
+    let released = releasedGenerations.current.contains(generation)
     let cancelled = Task.isCancelled
     if isOperation { ended.withLock { _ = $0.insert(instance) } }
-    // NB: The flag is set after the store's deinit, which cancels synchronously; seeing the flag
-    // therefore means the cancellation already happened.
-    if !cancelled && releasedGenerations.current.contains(generation) {
+    if released && !cancelled {
       violation("effect \(instance) of released store \(generation) was never cancelled")
     }
     live.leave(cancelled: cancelled)
