@@ -49,6 +49,7 @@ struct OrderingTests {
         return .none
       })
     box.value = store
+    defer { box.value = nil }  // NB: the reducer holds the box; break the cycle.
 
     store.send(.first)
 
@@ -66,9 +67,9 @@ struct OrderingTests {
         return .none
       })
     var notifications: [[String]] = []
-    store.subscribe { state in
+    store.subscribe { [weak store] state in
       notifications.append(state)
-      if state == ["first"] { store.send(.second) }
+      if state == ["first"] { store?.send(.second) }
     }
 
     store.send(.first)
