@@ -70,10 +70,11 @@ public final class Store<State, Action: Sendable> {
   private let registrar = ObservationRegistrar()
   // NB: A key path literal inside a generic class is rebuilt on every use; make it once.
   private let stateKeyPath: KeyPath<Store, State> = \.state
-  private var queue: [Action] = []
+  /// Actions sent while an action is being reduced, each with the group its effects join (`nil`
+  /// for the group of the `send` in progress).
+  private var queue: [(action: Action, group: EffectGroup?)] = []
   private var isSending = false
-  private var effects: [ObjectIdentifier: InFlight] = [:]
-  private var effectsByID: [EffectID: Set<ObjectIdentifier>] = [:]
+  private let effects = EffectRegistry()
   private var listeners: [(id: UInt64, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
   }
@@ -121,12 +122,6 @@ public final class Store<State, Action: Sendable> {
     #endif
   }
 
-  deinit {
-    for inFlight in effects.values {
-      inFlight.task.cancel()
-    }
-  }
-
   /// Reduces `action`, then every action it causes synchronously, and starts their effects.
   ///
   /// When `send` returns, the action and every ``Effect/send(_:)`` it produced have been reduced,
@@ -144,25 +139,34 @@ public final class Store<State, Action: Sendable> {
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
     if let scope { return scope.send(action) }
-    return send(action, root: nil)
+    return StoreTask(send(action, in: nil))
   }
 
-  private func send(_ action: Action, root: Running?) -> StoreTask {
+  /// Reduces `action` and every action queued meanwhile; their effects join `group`, which is
+  /// created when the first effect starts if it is `nil`. Returns the group, if any.
+  private func send(_ action: Action, in group: EffectGroup?) -> EffectGroup? {
     guard !isSending else {
-      queue.append(action)
-      return StoreTask([])
+      group?.enter()
+      queue.append((action, group))
+      return nil
     }
     isSending = true
     defer { isSending = false }
 
-    var started: [Task<Void, Never>] = []
-    reduce(action, root, into: &started)
+    var root = group
+    reduce(action, &root)
     var index = 0
     repeat {
       while index < queue.count {
-        let action = queue[index]
+        let (action, group) = queue[index]
         index += 1
-        reduce(action, root, into: &started)
+        if let group {
+          var queuedIn: EffectGroup? = group
+          reduce(action, &queuedIn)
+          group.leave()
+        } else {
+          reduce(action, &root)
+        }
       }
       if hasListeners {
         let state = _state.unsafelyUnwrapped
@@ -171,8 +175,9 @@ public final class Store<State, Action: Sendable> {
         }
       }
     } while index < queue.count
-    if index > 0 { queue.removeAll(keepingCapacity: true) }
-    return StoreTask(started)
+    // NB: Keep a small buffer for the next send, not the largest burst there ever was.
+    if index > 0 { queue.removeAll(keepingCapacity: queue.capacity <= 16) }
+    return root
   }
 
   /// Calls `listener` with the current state now, then with the new state each time a `send`
@@ -258,6 +263,11 @@ extension Store: Observable {}
 
 /// The effects started by one ``Store/send(_:)``: await them or cancel them.
 ///
+/// A task covers the effects the action started and, transitively, the effects of the actions
+/// those effects send back: a polling chain in which each tick's effect sends the next tick is
+/// one task, which finishes when its last link ends. It holds only the effects in flight now, so
+/// a long-lived task costs the same after a million actions as after one.
+///
 /// In SwiftUI, `.task { await store.send(.onAppear).finish() }` ties the effects to the view:
 /// when the view disappears, SwiftUI cancels the task, and that cancels the effects.
 ///
@@ -267,29 +277,44 @@ extension Store: Observable {}
 /// timer.cancel()
 /// ```
 public struct StoreTask: Hashable, Sendable {
-  /// The tasks of the effects the action started; each waits for the effects it caused.
-  let tasks: [Task<Void, Never>]
+  /// The effects in flight; `nil` if the action started none.
+  let group: EffectGroup?
 
-  init(_ tasks: [Task<Void, Never>]) {
-    self.tasks = tasks
+  init(_ group: EffectGroup?) {
+    self.group = group
   }
 
-  /// Waits until the effects have ended. Cancelling the waiting task cancels the effects.
+  /// Waits until the effects have ended.
+  ///
+  /// Cancelling the task that waits cancels the effects and stops the wait at once: nothing the
+  /// effects send is reduced any more, even while an operation that ignores cancellation is
+  /// still winding down.
+  @MainActor
   public func finish() async {
-    guard !tasks.isEmpty else { return }
-    await waitForAll(tasks)
+    await group?.wait()
   }
 
-  /// Cancels the effects. From this moment nothing they, or the effects of actions they sent,
-  /// send is reduced. Their operations see cancellation at once; operations of effects they
-  /// caused see it when the effect that caused them ends.
+  /// Cancels the effects. From this moment nothing they send is reduced, and every operation
+  /// among them, including those of effects caused by actions they sent, sees cancellation.
+  /// Effects that such actions would start later do not start.
+  @MainActor
   public func cancel() {
-    for task in tasks { task.cancel() }
+    group?.cancel()
   }
 
-  /// Whether the effects were cancelled. A task with no effects counts as cancelled.
+  /// Whether the effects were cancelled: by ``cancel()``, or each one by its id before it
+  /// finished. A task with no effects counts as cancelled.
+  @MainActor
   public var isCancelled: Bool {
-    tasks.allSatisfy(\.isCancelled)
+    group?.isCancelledOrEveryEffectCancelled ?? true
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.group === rhs.group
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(group.map(ObjectIdentifier.init))
   }
 }
 
@@ -310,148 +335,133 @@ extension Store {
   /// What an effect inherits from the effects around it.
   struct Context {
     let origin: Action
-    /// The effect whose `send` this work descends from: cancelling its task drops our sends.
-    let root: Running?
+    /// The group the effect joins: that of the `send` it descends from, or of a concatenation's
+    /// current step. A `send` makes its group when its first task-backed effect starts, so an
+    /// action that returns only `.send`s makes none.
+    var group: EffectGroup?
     var ids: [EffectID] = []
+
+    @MainActor mutating func joinedGroup(_ registry: EffectRegistry) -> EffectGroup {
+      if let group { return group }
+      let made = EffectGroup(registry)
+      group = made
+      return made
+    }
   }
 
-  private func reduce(_ action: Action, _ root: Running?, into tasks: inout [Task<Void, Never>]) {
+  /// Reduces one action and starts its effect in `group`, made if needed and there is none.
+  private func reduce(_ action: Action, _ group: inout EffectGroup?) {
     let effect = reducer(&state, action)
     guard !effect.isNone else { return }
-    start(effect, origin: action, root: root, into: &tasks)
+    start(effect, origin: action, group: &group)
   }
 
   // NB: Kept out of line so the `.none` path above never builds a `Context`, whose generic
   // metadata the runtime would look up on every send.
   @inline(never)
-  private func start(
-    _ effect: Effect<Action>, origin: Action, root: Running?,
-    into tasks: inout [Task<Void, Never>]
-  ) {
-    start(effect, Context(origin: origin, root: root), into: &tasks)
+  private func start(_ effect: Effect<Action>, origin: Action, group: inout EffectGroup?) {
+    var context = Context(origin: origin, group: group)
+    start(effect, &context)
+    group = context.group
   }
 
-  /// Starts `effect` and appends the tasks it started to `tasks`.
-  private func start(
-    _ effect: Effect<Action>, _ context: Context, into tasks: inout [Task<Void, Never>]
-  ) {
+  /// Starts `effect` in the context's group, registering every part the moment it starts.
+  private func start(_ effect: Effect<Action>, _ context: inout Context) {
     switch effect.operation {
     case .none:
       break
 
     case .send(let action):
-      if isSending {
-        queue.append(action)
-      } else {
-        tasks += send(action, root: context.root).tasks
-      }
+      _ = send(action, in: context.group)
 
     case .run(let priority, let work):
-      let running = Running(ids: context.ids, root: context.root)
+      let group = context.joinedGroup(effects)
+      guard !group.isCancelled else { return }
+      let running = Running(ids: context.ids, group: group)
       let send = Send<Action> { [weak self] action in self?.deliver(action, from: running) }
-      let task = Self.spawn(work, priority, send, context.origin) { [weak self] in
-        self?.end(running)
-      }
-      register(running, task)
-      tasks.append(task)
+      let task = Self.spawn(work, priority, send, context.origin, running)
+      effects.register(running, task)
 
     case .merge(let effects):
       for effect in effects {
-        start(effect, context, into: &tasks)
+        start(effect, &context)
       }
 
-    case .concatenate(let effects):
-      let running = Running(ids: context.ids, root: context.root)
-      let steps = Context(origin: context.origin, root: running.root ?? running, ids: context.ids)
-      let first = started(effects[0], steps)
-      let task = Task { [weak self] in
-        await waitForAll(first)
-        for effect in effects.dropFirst() {
-          guard !Task.isCancelled, let step = self?.started(effect, steps) else { break }
-          await waitForAll(step)
-        }
-        self?.end(running)
+    case .concatenate(let steps):
+      let group = context.joinedGroup(effects)
+      guard !group.isCancelled else { return }
+      let concatenation = Running(ids: context.ids, group: group)
+      let stepGroup = EffectGroup(effects)
+      concatenation.steps = stepGroup
+      effects.register(concatenation, nil)
+      let stepContext = Context(origin: context.origin, group: stepGroup, ids: context.ids)
+      stepGroup.whenEmpty = { [weak self] in
+        guard let self else { return concatenation.end() }
+        self.advance(concatenation, steps, stepContext)
       }
-      register(running, task)
-      tasks.append(task)
+      advance(concatenation, steps, stepContext)
 
     case .cancel(let id):
-      cancel(id)
+      effects.cancel(id)
 
     case .cancellable(let id, let cancelInFlight, let effect):
-      if cancelInFlight { cancel(id) }
-      var context = context
-      context.ids.append(id)
-      start(effect, context, into: &tasks)
+      if cancelInFlight { effects.cancel(id) }
+      var inner = context
+      inner.ids.append(id)
+      start(effect, &inner)
+      context.group = inner.group
     }
   }
 
-  /// Starts a `.run` task on the global executor, not on the main actor, so the operation starts
-  /// at once even while the main actor is busy; the task then hops back only to end.
-  private nonisolated static func spawn(
+  /// Starts the next steps of a concatenation until one is still running, or ends it.
+  private func advance(
+    _ concatenation: Running, _ steps: [Effect<Action>], _ context: Context
+  ) {
+    var context = context
+    while concatenation.state == .active, concatenation.nextStep < steps.count {
+      let step = steps[concatenation.nextStep]
+      concatenation.nextStep += 1
+      start(step, &context)
+      if concatenation.steps!.count > 0 { return }
+    }
+    concatenation.end()
+  }
+
+  /// Starts the task of a `.run` effect. The operation runs off the main actor; the task starts
+  /// and ends on it, so that nothing but the operation itself leaves the main actor.
+  private static func spawn(
     _ work: Effect<Action>.Work,
     _ priority: TaskPriority?,
     _ send: Send<Action>,
     _ origin: Action,
-    end: @escaping @MainActor @Sendable () -> Running?
+    _ running: Running
+  ) -> Task<Void, Never> {
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      // NB: Starts at once on the main actor, where `send` runs; `perform` then hops off it.
+      return Task.immediate(priority: priority) {
+        await work.perform(send, startedBy: origin)
+        running.end()
+      }
+    } else {
+      return detached(work, priority, send, origin, running)
+    }
+  }
+
+  /// Before `Task.immediate`, a task that starts off the main actor and hops back to end.
+  private nonisolated static func detached(
+    _ work: Effect<Action>.Work,
+    _ priority: TaskPriority?,
+    _ send: Send<Action>,
+    _ origin: Action,
+    _ running: Running
   ) -> Task<Void, Never> {
     Task(priority: priority) {
       await work.perform(send, startedBy: origin)
-      await end()?.waitForChildren()
-    }
-  }
-
-  private func started(_ effect: Effect<Action>, _ context: Context) -> [Task<Void, Never>] {
-    var tasks: [Task<Void, Never>] = []
-    start(effect, context, into: &tasks)
-    return tasks
-  }
-
-  private func register(_ running: Running, _ task: Task<Void, Never>) {
-    running.task = task
-    let key = ObjectIdentifier(running)
-    effects[key] = InFlight(task: task, running: running)
-    for id in running.ids {
-      effectsByID[id, default: []].insert(key)
-    }
-  }
-
-  /// Removes a finished effect from the registry and hands back what it must still wait for.
-  @discardableResult
-  private func end(_ running: Running) -> Running {
-    if running.state == .active {
-      running.state = .finished
-      unregister(running)
-    }
-    return running
-  }
-
-  private func cancel(_ id: EffectID) {
-    guard let keys = effectsByID.removeValue(forKey: id) else { return }
-    for key in keys {
-      guard let inFlight = effects.removeValue(forKey: key) else { continue }
-      inFlight.running.state = .cancelled
-      inFlight.task.cancel()
-      for other in inFlight.running.ids where other != id {
-        effectsByID[other]?.remove(key)
-        if effectsByID[other]?.isEmpty == true { effectsByID[other] = nil }
-      }
-    }
-  }
-
-  private func unregister(_ running: Running) {
-    let key = ObjectIdentifier(running)
-    effects[key] = nil
-    for id in running.ids {
-      effectsByID[id]?.remove(key)
-      if effectsByID[id]?.isEmpty == true { effectsByID[id] = nil }
+      await running.end()
     }
   }
 
   private func deliver(_ action: Action, from running: Running) {
-    if let root = running.root, root.state != .cancelled, root.task?.isCancelled == true {
-      return
-    }
     switch running.state {
     case .cancelled:
       return
@@ -462,58 +472,212 @@ extension Store {
         Call send only while the operation runs.
         """)
     case .active:
-      running.children += send(action, root: running.root ?? running).tasks
+      _ = send(action, in: running.group)
     }
   }
 
   /// The number of effects in flight, and of ids they are registered under. For tests.
   var inFlightEffectCount: Int { effects.count }
-  var cancellationIDCount: Int { effectsByID.count }
+  var cancellationIDCount: Int { effects.idCount }
 }
 
-/// The registry entry of an in-flight effect. `deinit` reads only `task`, which is `Sendable`.
-private struct InFlight: Sendable {
-  let task: Task<Void, Never>
-  let running: Running
+/// The effects in flight that descend from one `send` (the group a ``StoreTask`` refers to), or
+/// that one step of a concatenation started.
+///
+/// An effect joins a group when it starts and leaves when its operation returns, or, for a
+/// concatenation, when its last step has ended. Actions an effect sends start their effects in
+/// the effect's own group, so a group holds exactly the effects in flight now, however many
+/// have come and gone.
+@MainActor
+final class EffectGroup {
+  /// The registry of the store whose effects these are; gone with the store.
+  private(set) weak var registry: EffectRegistry?
+  /// Effects in flight, including cancelled ones whose operations have not returned yet, plus
+  /// actions queued to be reduced into this group.
+  private(set) var count = 0
+  private var first: Running?
+  /// Whether ``cancel()`` was called: effects that would join from now on do not start.
+  private(set) var isCancelled = false
+  private var finishedOne = false
+  private var waiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
+  private var nextWaiterID = 0
+  /// Called each time the count drops to zero; a concatenation starts its next step here.
+  var whenEmpty: (@MainActor () -> Void)?
+
+  init(_ registry: EffectRegistry) {
+    self.registry = registry
+  }
+
+  /// Whether ``cancel()`` was called, or every effect was cancelled before any finished.
+  var isCancelledOrEveryEffectCancelled: Bool {
+    if isCancelled { return true }
+    if finishedOne { return false }
+    var member = first
+    while let current = member {
+      if current.state != .cancelled { return false }
+      member = current.next
+    }
+    return true
+  }
+
+  func add(_ member: Running) {
+    member.next = first
+    first?.previous = member
+    first = member
+    enter()
+  }
+
+  func remove(_ member: Running) {
+    if member.state == .finished { finishedOne = true }
+    if let previous = member.previous {
+      previous.next = member.next
+    } else {
+      first = member.next
+    }
+    member.next?.previous = member.previous
+    member.next = nil
+    member.previous = nil
+    leave()
+  }
+
+  func enter() {
+    count += 1
+  }
+
+  func leave() {
+    count -= 1
+    guard count == 0 else { return }
+    let waiters = waiters
+    self.waiters = []
+    for waiter in waiters { waiter.continuation.resume() }
+    whenEmpty?()
+  }
+
+  /// Cancels every effect in flight; effects that would join later do not start.
+  func cancel() {
+    isCancelled = true
+    var member = first
+    while let current = member {
+      member = current.next
+      registry?.cancel(current)
+    }
+  }
+
+  /// Returns when the group is empty, or at once if the waiting task is cancelled, which
+  /// cancels the group.
+  func wait() async {
+    guard count > 0 else { return }
+    let id = nextWaiterID
+    nextWaiterID += 1
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        waiters.append((id, continuation))
+      }
+    } onCancel: {
+      Task { @MainActor in
+        self.cancel()
+        self.stopWaiting(id)
+      }
+    }
+  }
+
+  private func stopWaiting(_ id: Int) {
+    guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+    waiters.remove(at: index).continuation.resume()
+  }
 }
 
-/// The main-actor state of one `.run` or `.concatenate` effect.
+/// The main-actor state of one `.run` or `.concatenate` effect in flight.
 @MainActor
 final class Running {
   enum State { case active, cancelled, finished }
 
   let ids: [EffectID]
-  /// The first effect of the `send` this one descends from, or `nil` if this is that effect.
-  let root: Running?
-  var task: Task<Void, Never>?
+  let group: EffectGroup
   var state = State.active
-  /// Tasks started by the actions this effect sent; its task waits for them before it ends.
-  var children: [Task<Void, Never>] = []
+  /// A concatenation's current step, and the index of the next one.
+  var steps: EffectGroup?
+  var nextStep = 0
+  /// Neighbours in `group`'s list of members.
+  var next: Running?
+  unowned var previous: Running?
 
-  init(ids: [EffectID], root: Running?) {
+  init(ids: [EffectID], group: EffectGroup) {
     self.ids = ids
-    self.root = root
+    self.group = group
+    group.add(self)
   }
 
-  /// Waits for the effects of actions this effect sent. Cancelling the wait cancels them, unless
-  /// this effect was cancelled by id, which must not reach effects it only caused.
-  func waitForChildren() async {
-    let children = children
-    guard !children.isEmpty else { return }
-    if state == .cancelled {
-      for child in children { await child.value }
-    } else {
-      await waitForAll(children)
+  /// Marks the effect ended and leaves its group: its operation returned, or its last step
+  /// ended.
+  func end() {
+    if state == .active {
+      state = .finished
+      group.registry?.unregister(self)
     }
+    steps?.whenEmpty = nil
+    group.remove(self)
   }
 }
 
-/// Waits for every task; cancelling the wait cancels them all.
-private func waitForAll(_ tasks: [Task<Void, Never>]) async {
-  await withTaskCancellationHandler {
-    for task in tasks { await task.value }
-  } onCancel: {
-    for task in tasks { task.cancel() }
+/// The effects of one store that are in flight, and the cancellation ids they are registered
+/// under. Released with its store, it cancels them all.
+@MainActor
+final class EffectRegistry {
+  /// An effect in flight. `deinit` may read only `Sendable` values, so the task is kept here.
+  private struct InFlight: Sendable {
+    let task: Task<Void, Never>?
+    let running: Running
+  }
+
+  private var effects: [ObjectIdentifier: InFlight] = [:]
+  private var byID: [EffectID: Set<ObjectIdentifier>] = [:]
+
+  var count: Int { effects.count }
+  var idCount: Int { byID.count }
+
+  deinit {
+    for inFlight in effects.values {
+      inFlight.task?.cancel()
+    }
+  }
+
+  func register(_ running: Running, _ task: Task<Void, Never>?) {
+    let key = ObjectIdentifier(running)
+    effects[key] = InFlight(task: task, running: running)
+    for id in running.ids {
+      byID[id, default: []].insert(key)
+    }
+  }
+
+  func unregister(_ running: Running) {
+    let key = ObjectIdentifier(running)
+    effects[key] = nil
+    for id in running.ids {
+      byID[id]?.remove(key)
+      if byID[id]?.isEmpty == true { byID[id] = nil }
+    }
+  }
+
+  /// Cancels every effect registered under `id`.
+  func cancel(_ id: EffectID) {
+    guard let keys = byID[id] else { return }
+    for key in keys {
+      if let inFlight = effects[key] { cancel(inFlight) }
+    }
+  }
+
+  /// Cancels one effect, if it is still in flight: its task, or a concatenation's current step.
+  func cancel(_ running: Running) {
+    if let inFlight = effects[ObjectIdentifier(running)] { cancel(inFlight) }
+  }
+
+  private func cancel(_ inFlight: InFlight) {
+    let running = inFlight.running
+    unregister(running)
+    running.state = .cancelled
+    inFlight.task?.cancel()
+    running.steps?.cancel()
   }
 }
 

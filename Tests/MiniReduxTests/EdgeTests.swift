@@ -400,15 +400,7 @@ struct StoreTaskCancellationTests {
     #expect(store.inFlightEffectCount == 0)
   }
 
-  @Test(
-    "cancelling a StoreTask stops effects caused by an effect already cancelled by id",
-    .disabled(
-      """
-      known limitation, documented on Effect.cancel(id:): once the root effect was cancelled \
-      by id its task is cancelled, and a task is cancelled only once, so a later \
-      StoreTask.cancel() cannot reach the effects the root caused. Fixing it needs a lock or an \
-      atomic flag per root (see the closing note of the reliability issue).
-      """))
+  @Test("cancelling a StoreTask stops effects caused by an effect already cancelled by id")
   func cancelReachesChildrenOfIDCancelledRoot() async {
     let clock = TestClock()
     let gate = Gate()
@@ -436,8 +428,8 @@ struct StoreTaskCancellationTests {
       }
     }
 
-    // Given: `.start`'s effect caused `.child`'s effect, and was then cancelled by id (which,
-    // as documented, leaves `.child`'s effect running).
+    // Given: `.start`'s effect caused `.child`'s effect, and was then cancelled by id, which
+    // leaves `.child`'s effect running.
     let task = store.send(.start)
     await eventually { clock.sleeperCount == 1 && gate.waiterCount == 1 }
     store.send(.stopStart)

@@ -362,7 +362,7 @@ struct CompositionOrderTests {
   func empty() {
     let store = makeStore()
     let task = store.send(.start(.merge(.concatenate([]), .merge([Effect<Event>]()))))
-    #expect(task.tasks.isEmpty)
+    #expect(task.group == nil)
     #expect(store.inFlightEffectCount == 0)
   }
 }
