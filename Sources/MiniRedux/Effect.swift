@@ -217,10 +217,8 @@ extension Effect {
   /// An effect that cancels every in-flight effect registered under `id` in this store.
   ///
   /// Cancelling an id with nothing in flight does nothing. Effects that the cancelled effects
-  /// already caused, by sending actions whose reducers started new effects, keep running.
-  ///
-  /// > Note: Once the first effect of a `send` has been cancelled by id, cancelling that send's
-  /// > ``StoreTask`` no longer reaches the effects it caused: a task is cancelled only once.
+  /// already caused, by sending actions whose reducers started new effects, keep running; they
+  /// still belong to the ``StoreTask`` of the `send` they descend from, which can cancel them.
   ///
   /// ```swift
   /// case .stopTapped:
