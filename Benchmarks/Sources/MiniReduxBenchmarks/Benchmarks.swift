@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -20,6 +22,8 @@ struct Benchmarks {
       --output PATH      where to write the JSON figures (default: \(defaultOutput))
       --repetitions N    measured repetitions per scenario, at least 5 (default: 5)
       --only IDS         run only these scenarios, comma-separated (e.g. S1,F2), for profiling
+      --ops N            operations per repetition in every scenario (for callgrind: run twice
+                         with two counts and divide the difference, see Benchmarks/callgrind)
     """
 
   /// `results.json` next to this package's manifest, wherever the command is run from.
@@ -29,11 +33,24 @@ struct Benchmarks {
     return components.joined(separator: "/") + "/results.json"
   }
 
-  static func main() async {
+  static func main() {
+    Task { @MainActor in await run() }
+    // NB: Under valgrind, the Swift runtime's first worker thread crashes the tool while the main
+    // thread waits in dispatch_main(), which is what an async main does on Linux. Foundation's run
+    // loop keeps the main thread draining the main queue instead; Benchmarks/callgrind sets this.
+    if getenv("MINIREDUX_BENCHMARKS_RUN_LOOP") != nil {
+      RunLoop.main.run()
+    } else {
+      dispatchMain()
+    }
+  }
+
+  static func run() async {
     var quick = false
     var output = defaultOutput
     var repetitions = 5
     var only: Set<String>?
+    var ops: Int?
     var arguments = CommandLine.arguments.dropFirst().makeIterator()
     while let argument = arguments.next() {
       switch argument {
@@ -48,15 +65,19 @@ struct Benchmarks {
       case "--only":
         guard let ids = arguments.next() else { fail(usage) }
         only = Set(ids.split(separator: ",").map { $0.uppercased() })
+      case "--ops":
+        guard let value = arguments.next().flatMap({ Int($0) }), value > 0 else { fail(usage) }
+        ops = value
       case "-h", "--help":
         print(usage)
-        return
+        exit(0)
       default:
         fail("unknown option \(argument)\n" + usage)
       }
     }
 
-    let counts = quick ? Counts.quick : Counts.full
+    var counts = quick ? Counts.quick : Counts.full
+    if let ops { counts.setOperations(ops) }
     var scenarios = Scenarios(counts: counts, repetitions: repetitions)
     let clock = ContinuousClock()
     let start = clock.now
@@ -90,6 +111,7 @@ struct Benchmarks {
       Swift.print("A correctness check failed.")
       exit(1)
     }
+    exit(0)
   }
 
   static func fail(_ message: String) -> Never {

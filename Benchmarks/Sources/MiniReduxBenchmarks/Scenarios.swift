@@ -15,6 +15,16 @@ struct Counts {
     sends: 1_000_000, largeStateSends: 10_000, largeStateSize: 100_000, roundTrips: 100_000,
     searches: 100_000, fanOutSends: 100_000, listeners: 100, observedSends: 10_000)
 
+  /// Makes every scenario perform `n` operations per repetition (state and listener sizes stay).
+  mutating func setOperations(_ n: Int) {
+    sends = n
+    largeStateSends = n
+    roundTrips = n
+    searches = n
+    fanOutSends = n
+    observedSends = n
+  }
+
   static let quick = Counts(
     sends: 10_000, largeStateSends: 1_000, largeStateSize: 100_000, roundTrips: 1_000,
     searches: 1_000, fanOutSends: 1_000, listeners: 100, observedSends: 100)
