@@ -481,6 +481,12 @@ extension Store {
   var cancellationIDCount: Int { effects.idCount }
 }
 
+extension StoreTask {
+  /// The number of effects this task holds: those in flight, cancelled ones still winding down,
+  /// and actions queued into it. For tests.
+  @MainActor var heldCount: Int { group?.count ?? 0 }
+}
+
 /// The effects in flight that descend from one `send` (the group a ``StoreTask`` refers to), or
 /// that one step of a concatenation started.
 ///

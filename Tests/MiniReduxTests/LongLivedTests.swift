@@ -1,0 +1,140 @@
+import Testing
+
+@testable import MiniRedux
+
+/// Counts the objects that effects' operations capture and are still alive: what a store keeps
+/// of an effect shows up as its captures staying alive.
+final class CaptureCounter: Sendable {
+  final class Token: Sendable {
+    let counter: CaptureCounter
+    init(_ counter: CaptureCounter) {
+      self.counter = counter
+      counter.alive.withLock { $0 += 1 }
+    }
+    deinit { counter.alive.withLock { $0 -= 1 } }
+  }
+
+  fileprivate let alive = Locked(0)
+
+  func token() -> Token { Token(self) }
+  var count: Int { alive.current }
+}
+
+@MainActor
+@Suite("Long-lived effects: the store holds what is in flight, not history")
+struct LongLivedTests {
+  enum Action: Sendable { case listen, message(Int), saved, tick(Int) }
+
+  @Test("an effect delivering 20,000 messages that each start an effect holds none of them")
+  func stream() async {
+    // Given: a listener that delivers 20,000 messages and then stays alive at a gate; each
+    // message starts a short "save" effect.
+    let messages = 20_000
+    let stayAlive = Gate()
+    let saves = LiveCounter()
+    let store = Store<Int, Action>(initialState: 0) { saved, action in
+      switch action {
+      case .listen:
+        return .run { send in
+          for i in 1...messages { await send(.message(i)) }
+          await stayAlive.wait()
+        }
+      case .message:
+        return .run { send in
+          saves.enter()
+          defer { saves.leave(cancelled: false) }
+          await send(.saved)
+        }
+      case .saved:
+        saved += 1
+        return .none
+      case .tick:
+        return .none
+      }
+    }
+
+    // When: every message has been delivered and its save has ended.
+    let listening = store.send(.listen)
+    await eventually(1_000_000) {
+      store.state == messages && saves.live == 0 && store.inFlightEffectCount == 1
+    }
+
+    // Then: the listener's task holds the listener alone, not a record of each save it caused.
+    #expect(listening.heldCount == 1)
+    #expect(store.inFlightEffectCount == 1)
+    stayAlive.open()
+    await listening.finish()
+    #expect(listening.heldCount == 0)
+    #expect(store.inFlightEffectCount == 0)
+  }
+
+  @Test("a chain of 20,000 links, each effect sending the next tick, keeps a few links alive")
+  func chain() async {
+    // Given: a polling chain: `.tick(i)` returns an effect that sends `.tick(i + 1)`. Each
+    // link's operation captures a token, alive as long as anything keeps the link.
+    let links = 20_000
+    let captures = CaptureCounter()
+    var mostAlive = 0
+    var mostHeld = 0
+    let first = Box<StoreTask>()
+    let store = Store<Int, Action>(initialState: 0) { count, action in
+      guard case .tick(let i) = action else { return .none }
+      count = i
+      mostAlive = max(mostAlive, captures.count)
+      mostHeld = max(mostHeld, first.value?.heldCount ?? 0)
+      guard i < links else { return .none }
+      let token = captures.token()
+      return .run { send in
+        _ = token
+        await send(.tick(i + 1))
+      }
+    }
+
+    // When: the chain runs to its end.
+    let task = store.send(.tick(0))
+    first.value = task
+    await task.finish()
+
+    // Then: its first StoreTask waited for the last link, and at no time were more than a few
+    // links alive or held (each link ends while the next is starting).
+    #expect(store.state == links)
+    #expect(mostAlive <= 8, "links alive at once: \(mostAlive)")
+    #expect(mostHeld <= 8, "effects held by the chain's task at once: \(mostHeld)")
+    await eventually { captures.count == 0 }
+    #expect(task.heldCount == 0)
+    #expect(store.inFlightEffectCount == 0)
+  }
+
+  @Test("a cancelled finish() waiter stops waiting, even while an operation ignores cancellation")
+  func cancelledWaiterStopsWaiting() async {
+    // Given: an effect that ignores cancellation (it waits at a gate), then tries to send.
+    let gate = Gate()
+    let reduced = Recorder<Action>()
+    let store = Store<Int, Action>(initialState: 0) { _, action in
+      reduced.append(action)
+      guard case .listen = action else { return .none }
+      return .run { send in
+        await gate.wait()
+        await send(.saved)
+      }
+    }
+    let task = store.send(.listen)
+    let returned = Locked(false)
+    let waiter = Task {
+      await task.finish()
+      returned.withLock { $0 = true }
+    }
+    await eventually { gate.waiterCount == 1 }
+
+    // When: the waiting task is cancelled while the operation is still stuck at the gate.
+    waiter.cancel()
+
+    // Then: finish() returns before the operation ends, and the effect was cancelled: its late
+    // send is dropped.
+    await eventually { returned.current }
+    #expect(task.isCancelled)
+    gate.open()
+    await eventually { task.heldCount == 0 }
+    #expect(reduced.values.count == 1)
+  }
+}
