@@ -74,6 +74,9 @@ public final class Store<State, Action: Sendable> {
   /// for the group of the `send` in progress).
   private var queue: [(action: Action, group: EffectGroup?)] = []
   private var isSending = false
+  /// Concatenations whose step ended while a send was reducing; their next step starts once
+  /// the send has reduced everything it queued.
+  private var endedSteps: [EffectGroup] = []
   private let effects = EffectRegistry()
   private var listeners: [(id: UInt64, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
@@ -150,13 +153,19 @@ public final class Store<State, Action: Sendable> {
       queue.append((action, group))
       return nil
     }
-    isSending = true
-    defer { isSending = false }
-
     var root = group
+    isSending = true
     reduce(action, &root)
+    finishSending(&root)
+    return root
+  }
+
+  /// Reduces every queued action, starts the concatenation steps that became due, and notifies
+  /// subscribers once, until nothing is left to do; then the send in progress is over.
+  private func finishSending(_ root: inout EffectGroup?) {
+    defer { isSending = false }
     var index = 0
-    repeat {
+    while true {
       while index < queue.count {
         let (action, group) = queue[index]
         index += 1
@@ -168,16 +177,22 @@ public final class Store<State, Action: Sendable> {
           reduce(action, &root)
         }
       }
+      if !endedSteps.isEmpty {
+        let ended = endedSteps
+        endedSteps = []
+        for steps in ended { steps.whenEmpty?(false) }
+        continue
+      }
       if hasListeners {
         let state = _state.unsafelyUnwrapped
         for entry in listeners {
           entry.listener(state)
         }
       }
-    } while index < queue.count
+      if index == queue.count && endedSteps.isEmpty { break }
+    }
     // NB: Keep a small buffer for the next send, not the largest burst there ever was.
     if index > 0 { queue.removeAll(keepingCapacity: queue.capacity <= 16) }
-    return root
   }
 
   /// Calls `listener` with the current state now, then with the new state each time a `send`
@@ -395,9 +410,13 @@ extension Store {
       concatenation.steps = stepGroup
       effects.register(concatenation, nil)
       let stepContext = Context(origin: context.origin, group: stepGroup, ids: context.ids)
-      stepGroup.whenEmpty = { [weak self] in
+      stepGroup.whenEmpty = { [weak self] mayWait in
         guard let self else { return concatenation.end() }
-        self.advance(concatenation, steps, stepContext)
+        if mayWait && self.isSending {
+          self.endedSteps.append(stepGroup)
+        } else {
+          self.advance(concatenation, steps, stepContext)
+        }
       }
       advance(concatenation, steps, stepContext)
 
@@ -413,18 +432,32 @@ extension Store {
     }
   }
 
-  /// Starts the next steps of a concatenation until one is still running, or ends it.
+  /// Starts the next step of a concatenation, or ends it if it has none or was cancelled.
+  ///
+  /// A step starts the way a reducer's effect does, inside a send: its parts start in order,
+  /// then the actions it sends are reduced, then steps that ended meanwhile move on. So a step
+  /// never interleaves with its siblings, and this is never re-entered.
   private func advance(
     _ concatenation: Running, _ steps: [Effect<Action>], _ context: Context
   ) {
-    var context = context
-    while concatenation.state == .active, concatenation.nextStep < steps.count {
+    guard isSending else {
+      var none: EffectGroup?
+      isSending = true
+      advance(concatenation, steps, context)
+      finishSending(&none)
+      return
+    }
+    guard concatenation.steps!.count == 0 else { return }
+    if concatenation.state == .active, concatenation.nextStep < steps.count {
       let step = steps[concatenation.nextStep]
       concatenation.nextStep += 1
+      var context = context
       start(step, &context)
-      if concatenation.steps!.count > 0 { return }
+      // NB: A step that started nothing has ended; the next one starts after the send's queue.
+      if concatenation.steps!.count == 0 { endedSteps.append(concatenation.steps!) }
+    } else {
+      concatenation.end()
     }
-    concatenation.end()
   }
 
   /// Starts the task of a `.run` effect. The operation runs off the main actor; the task starts
@@ -507,8 +540,9 @@ final class EffectGroup {
   private var finishedOne = false
   private var waiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
   private var nextWaiterID = 0
-  /// Called each time the count drops to zero; a concatenation starts its next step here.
-  var whenEmpty: (@MainActor () -> Void)?
+  /// Called each time the count drops to zero, with `true` (the callee may wait for the send in
+  /// progress); a concatenation starts its next step here.
+  var whenEmpty: (@MainActor (_ mayWait: Bool) -> Void)?
 
   init(_ registry: EffectRegistry) {
     self.registry = registry
@@ -556,7 +590,7 @@ final class EffectGroup {
     let waiters = waiters
     self.waiters = []
     for waiter in waiters { waiter.continuation.resume() }
-    whenEmpty?()
+    whenEmpty?(true)
   }
 
   /// Cancels every effect in flight; effects that would join later do not start.
@@ -604,6 +638,7 @@ final class Running {
   /// A concatenation's current step, and the index of the next one.
   var steps: EffectGroup?
   var nextStep = 0
+  private var hasEnded = false
   /// Neighbours in `group`'s list of members.
   var next: Running?
   unowned var previous: Running?
@@ -617,6 +652,8 @@ final class Running {
   /// Marks the effect ended and leaves its group: its operation returned, or its last step
   /// ended.
   func end() {
+    guard !hasEnded else { return }
+    hasEnded = true
     if state == .active {
       state = .finished
       group.registry?.unregister(self)

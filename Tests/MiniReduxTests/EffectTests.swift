@@ -358,6 +358,59 @@ struct CompositionOrderTests {
     #expect(store.state == ["start", "start"])
   }
 
+  @Test("a concatenation cancelled by its own id inside its first step starts nothing more")
+  func concatenateCancelsItself() async {
+    let store = makeStore()
+    let task = store.send(
+      .start(
+        .concatenate(
+          .cancel(id: ID.a), .send(.log("never")), .run { send in await send(.log("no")) }
+        )
+        .cancellable(id: ID.a)))
+    await task.finish()
+    #expect(store.state == ["start"])
+    #expect(store.inFlightEffectCount == 0)
+  }
+
+  @Test("a step's .send actions are reduced before the next step starts, inside the same send")
+  func concatenatedSendsInOrder() {
+    let store = Store<[String], String>(initialState: []) { log, action in
+      log.append(action)
+      switch action {
+      case "start": return .concatenate(.send("a"), .merge(.send("b"), .send("c")), .send("d"))
+      case "a": return .send("a'")
+      default: return .none
+      }
+    }
+    let task = store.send("start")
+    #expect(store.state == ["start", "a", "a'", "b", "c", "d"])
+    #expect(store.inFlightEffectCount == 0)
+    #expect(task.heldCount == 0)
+  }
+
+  @Test("a concatenation cancelled from inside its own step ends once; the outer one waits")
+  func innerConcatenationCancelledInsideOuterStep() async {
+    // NB: A regression test, from the storm: `inner` is cancelled by its own first step, and
+    // ended twice, so `outer` moved on while its second step was still running.
+    let gate = Gate()
+    let store = makeStore()
+    let cancelsInner = Effect<Event>.concatenate(.cancel(id: ID.b), .send(.log("never")))
+    let inner = Effect<Event>.concatenate(cancelsInner, .send(.log("never"))).cancellable(id: ID.b)
+    let outer = Effect<Event>.concatenate(
+      inner,
+      .run { send in
+        await gate.wait()
+        await send(.log("second"))
+      },
+      .send(.log("third")))
+    let task = store.send(.start(outer))
+    await eventually { gate.waiterCount == 1 }
+    #expect(store.state == ["start"])
+    gate.open()
+    await task.finish()
+    #expect(store.state == ["start", "second", "third"])
+  }
+
   @Test("concatenate() and merge() of nothing are .none")
   func empty() {
     let store = makeStore()

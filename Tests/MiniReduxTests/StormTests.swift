@@ -18,8 +18,12 @@ import Testing
 // and for every effect it starts, the epochs of its ids at that moment. A concatenation's later
 // steps start in its own task; each step begins with a marker `.send` that the store reduces
 // just before starting the step, and the model walks the step then. An action an effect sends
-// is then legal only if none of its ids' epochs moved since it started, the `StoreTask` that
-// started it was not cancelled, and its store was not released.
+// is then legal only if none of its ids' epochs moved since it started, the `StoreTask` it
+// descends from (through any number of deliveries and `.send`s) was not cancelled, and its store
+// was not released.
+//
+// Long-lived effects deliver bursts of actions, and chains hand each link's delivery the next
+// link; once a program settles, every StoreTask must hold nothing.
 
 @MainActor
 @Suite("Storm: randomized effect programs")
@@ -90,6 +94,8 @@ struct StormRunSpec: Sendable, CustomStringConvertible {
   struct Phase: Sendable {
     var delay: StormDelay
     var sends: Bool
+    /// How many actions the phase sends in a row, if it sends: a long-lived effect's burst.
+    var repeats = 1
     /// The effect the reducer returns for the action this phase sends.
     var followUp: StormSpec?
   }
@@ -102,7 +108,8 @@ struct StormRunSpec: Sendable, CustomStringConvertible {
 
   var description: String {
     let phases = phases.map {
-      "\($0.delay)\($0.sends ? "+send" : "")\($0.followUp.map { "→\($0)" } ?? "")"
+      "\($0.delay)\($0.sends ? "+send" : "")\($0.repeats > 1 ? "×\($0.repeats)" : "")"
+        + "\($0.followUp.map { "→\($0)" } ?? "")"
     }
     return
       "run[\(phases.joined(separator: ","))\(ignoresCancellation ? " ignoring" : "")\(throwsAtEnd ? " throws" : "")\(hasCatch ? " catch" : "")]"
@@ -203,11 +210,25 @@ struct StormProgram {
         return .concatenate((0..<(1 + rng.below(3))).map { _ in spec(depth: depth - 1) })
       case 52..<72:
         return .cancellable(id: id(), cancelInFlight: rng.chance(40), spec(depth: depth - 1))
-      case 72..<80: return .cancel(id: id())
-      case 80..<88: return .debounce(id: id(), ticks: 1 + rng.below(2), spec(depth: depth - 1))
-      case 88..<95: return .send(spec(depth: depth - 1))
+      case 72..<78: return .cancel(id: id())
+      case 78..<85: return .debounce(id: id(), ticks: 1 + rng.below(2), spec(depth: depth - 1))
+      case 85..<91: return .send(spec(depth: depth - 1))
+      case 91..<96: return .run(chain(links: 2 + rng.below(60)))
       default: return .none
       }
+    }
+
+    /// A polling chain: each link's delivery returns the next link.
+    mutating func chain(links: Int) -> StormRunSpec {
+      var link: StormRunSpec?
+      for _ in 0..<links {
+        let phase = StormRunSpec.Phase(
+          delay: rng.chance(80) ? .yields(rng.below(3)) : .clock(ticks: 1), sends: true,
+          followUp: link.map { .run($0) })
+        link = StormRunSpec(
+          phases: [phase], ignoresCancellation: false, throwsAtEnd: false, hasCatch: false)
+      }
+      return link!
     }
 
     mutating func run(depth: Int) -> StormRunSpec {
@@ -220,8 +241,9 @@ struct StormProgram {
             default: .yields(rng.below(6))
             }
           let sends = rng.chance(75)
+          let repeats = sends && rng.chance(15) ? 2 + rng.below(40) : 1
           let followUp = sends && depth > 0 && rng.chance(20) ? spec(depth: 0) : nil
-          return .init(delay: delay, sends: sends, followUp: followUp)
+          return .init(delay: delay, sends: sends, repeats: repeats, followUp: followUp)
         },
         ignoresCancellation: rng.chance(25),
         throwsAtEnd: rng.chance(20),
@@ -398,6 +420,8 @@ final class StormRunner {
   var nextToken = 0
   var nextInstance = 0
   var currentOwner: Int?
+  /// The StoreTask each `.send` effect's action descends from, by token.
+  var tokenOwners: [Int: Int?] = [:]
   var cancelledOwners: Set<Int> = []
   var models: [Int: StormStoreModel] = [:]
 
@@ -535,6 +559,10 @@ final class StormRunner {
     if let store, store.inFlightEffectCount != 0 {
       violation("\(store.inFlightEffectCount) effects still registered at the end")
     }
+    // NB: Memory follows work in flight: once everything has settled, no task holds anything.
+    for (index, task) in tasks.enumerated() where task.heldCount != 0 {
+      violation("StoreTask #\(index) still holds \(task.heldCount) effects after settling")
+    }
     if released.contains(where: { $0() != nil }) { violation("a released store is still alive") }
     if !queuedSerials.isEmpty { violation("queued actions were never reduced") }
   }
@@ -584,15 +612,21 @@ final class StormRunner {
     switch action {
     case .trigger(let spec, let serial):
       checkOrder(serial, action)
-      return output(spec, model)
+      return output(spec, model, owner: currentOwner)
     case .sent(let spec, let token):
-      // NB: A `.send` inside a concatenation step is reduced at once, not queued; no serial.
-      if let serial = queuedSerials.removeValue(forKey: token) { checkOrder(serial, action) }
-      return output(spec, model)
+      // NB: Every `.send` is queued, a concatenation step's too: steps start inside a send.
+      if let serial = queuedSerials.removeValue(forKey: token) {
+        checkOrder(serial, action)
+      } else {
+        violation("\(action) was reduced but its .send was never started")
+      }
+      return output(spec, model, owner: tokenOwners.removeValue(forKey: token) ?? currentOwner)
     case .fromEffect(let instance, let followUp, let serial):
       checkOrder(serial, action)
       checkDelivery(from: instance, model)
-      return followUp.map { output($0, model) } ?? .none
+      // NB: What a delivery starts belongs to the StoreTask of the effect that delivered it.
+      let owner = model.instances[instance]?.owner
+      return followUp.map { output($0, model, owner: owner) } ?? .none
     case .marker(let concat, let step):
       checkMarker(concat, step, model)
       return .none
@@ -666,17 +700,16 @@ final class StormRunner {
     }
     var startedHere: [Int] = []
     walk(
-      effect, ids: record.started.ids, owner: record.started.owner, model,
-      queues: false, started: &startedHere)
+      effect, ids: record.started.ids, owner: record.started.owner, model, started: &startedHere)
     record.instancesByStep[step] = startedHere
   }
 
   // MARK: Building effects and walking them like the store does
 
-  func output(_ spec: StormSpec, _ model: StormStoreModel) -> Effect<StormAction> {
+  func output(_ spec: StormSpec, _ model: StormStoreModel, owner: Int?) -> Effect<StormAction> {
     let effect = build(spec, model.generation)
     var started: [Int] = []
-    walk(effect, ids: [], owner: currentOwner, model, queues: true, started: &started)
+    walk(effect, ids: [], owner: owner, model, started: &started)
     return effect
   }
 
@@ -721,18 +754,20 @@ final class StormRunner {
   /// Applies `effect` to the model in the order the store starts it.
   func walk(
     _ effect: Effect<StormAction>, ids: [Int], owner: Int?, _ model: StormStoreModel,
-    queues: Bool, started: inout [Int]
+    started: inout [Int]
   ) {
     switch effect.operation {
     case .none:
       break
     case .send(let action):
-      if queues, case .sent(_, let token) = action { queuedSerials[token] = nextSerial() }
+      guard case .sent(_, let token) = action else { break }
+      tokenOwners[token] = owner
+      queuedSerials[token] = nextSerial()
     case .run:
       break  // NB: Untagged: the sleep inside `debounce`.
     case .merge(let effects):
       for effect in effects {
-        walk(effect, ids: ids, owner: owner, model, queues: queues, started: &started)
+        walk(effect, ids: ids, owner: owner, model, started: &started)
       }
     case .concatenate(let steps):
       var concat: Int?
@@ -758,7 +793,7 @@ final class StormRunner {
         started.append(tag.instance)
       } else if let id = id.base as? StormID {
         if cancelInFlight { model.epochs[id.value, default: 0] += 1 }
-        walk(inner, ids: ids + [id.value], owner: owner, model, queues: queues, started: &started)
+        walk(inner, ids: ids + [id.value], owner: owner, model, started: &started)
       }
     }
   }
@@ -798,7 +833,8 @@ final class StormRunner {
         case .yields(let count):
           for _ in 0..<count { await Task.yield() }
         }
-        if phase.sends {
+        guard phase.sends else { continue }
+        for _ in 0..<phase.repeats {
           await MainActor.run {
             let serial = runner.nextSerial()
             runner.noteSend(from: instance, generation: generation)
