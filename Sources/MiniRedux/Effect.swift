@@ -332,23 +332,50 @@ extension Effect {
 }
 
 /// A cancellation id, compared by its type and its value, so `1` and `1.0` never collide.
+///
+/// NB: The value sits in a box that hashes it once, when the id is made, and compares it without
+/// a dynamic cast of an existential: the store looks ids up on every effect it starts.
 struct EffectID: Hashable, Sendable {
-  let base: any Hashable & Sendable
+  private let box: any IDBox
 
-  init(_ base: some Hashable & Sendable) {
-    self.base = base
+  init<Value: Hashable & Sendable>(_ value: Value) {
+    box = TypedIDBox(value)
   }
 
   static func == (lhs: Self, rhs: Self) -> Bool {
-    func isEqual<T: Hashable>(_ lhs: T) -> Bool {
-      type(of: rhs.base) == T.self && (rhs.base as? T) == lhs
-    }
-    return isEqual(lhs.base)
+    lhs.box === rhs.box || (lhs.box.hash == rhs.box.hash && lhs.box.isEqual(to: rhs.box))
   }
 
   func hash(into hasher: inout Hasher) {
-    hasher.combine(ObjectIdentifier(type(of: base)))
-    hasher.combine(base)
+    hasher.combine(box.hash)
+  }
+
+  /// The value the id was made from. For tests.
+  var base: any Hashable & Sendable { box.base }
+}
+
+private protocol IDBox: AnyObject, Sendable {
+  var hash: Int { get }
+  var base: any Hashable & Sendable { get }
+  func isEqual(to other: any IDBox) -> Bool
+}
+
+private final class TypedIDBox<Value: Hashable & Sendable>: IDBox {
+  let value: Value
+  let hash: Int
+  var base: any Hashable & Sendable { value }
+
+  init(_ value: Value) {
+    var hasher = Hasher()
+    hasher.combine(ObjectIdentifier(Value.self))
+    hasher.combine(value)
+    self.value = value
+    self.hash = hasher.finalize()
+  }
+
+  func isEqual(to other: any IDBox) -> Bool {
+    guard let other = other as? Self else { return false }
+    return value == other.value
   }
 }
 

@@ -70,9 +70,12 @@ public final class Store<State, Action: Sendable> {
   private let registrar = ObservationRegistrar()
   // NB: A key path literal inside a generic class is rebuilt on every use; make it once.
   private let stateKeyPath: KeyPath<Store, State> = \.state
-  /// Actions sent while an action is being reduced, each with the group its effects join (`nil`
+  /// Actions sent while an action is being reduced, and the group each one's effects join (`nil`
   /// for the group of the `send` in progress).
-  private var queue: [(action: Action, group: EffectGroup?)] = []
+  // NB: Two arrays, not one of tuples: unspecialized code looks up a tuple's type metadata at
+  // run time on every use, and the bounds checks on every send then use the non-generic one.
+  private var queue: [Action] = []
+  private var queueGroups: [EffectGroup?] = []
   private var isSending = false
   /// Concatenations whose step ended while a send was reducing; their next step starts once
   /// the send has reduced everything it queued.
@@ -150,7 +153,8 @@ public final class Store<State, Action: Sendable> {
   private func send(_ action: Action, in group: EffectGroup?) -> EffectGroup? {
     guard !isSending else {
       group?.enter()
-      queue.append((action, group))
+      queue.append(action)
+      queueGroups.append(group)
       return nil
     }
     var root = group
@@ -166,8 +170,9 @@ public final class Store<State, Action: Sendable> {
     defer { isSending = false }
     var index = 0
     while true {
-      while index < queue.count {
-        let (action, group) = queue[index]
+      while index < queueGroups.count {
+        let action = queue[index]
+        let group = queueGroups[index]
         index += 1
         if let group {
           var queuedIn: EffectGroup? = group
@@ -189,10 +194,13 @@ public final class Store<State, Action: Sendable> {
           entry.listener(state)
         }
       }
-      if index == queue.count && endedSteps.isEmpty { break }
+      if index == queueGroups.count && endedSteps.isEmpty { break }
     }
     // NB: Keep a small buffer for the next send, not the largest burst there ever was.
-    if index > 0 { queue.removeAll(keepingCapacity: queue.capacity <= 16) }
+    if index > 0 {
+      queue.removeAll(keepingCapacity: queueGroups.capacity <= 16)
+      queueGroups.removeAll(keepingCapacity: queueGroups.capacity <= 16)
+    }
   }
 
   /// Calls `listener` with the current state now, then with the new state each time a `send`
@@ -642,6 +650,8 @@ final class Running {
   /// Neighbours in `group`'s list of members.
   var next: Running?
   unowned var previous: Running?
+  /// The effect's index in its store's registry while it is registered, else -1.
+  var slot = -1
 
   init(ids: [EffectID], group: EffectGroup) {
     self.ids = ids
@@ -673,54 +683,95 @@ final class EffectRegistry {
     let running: Running
   }
 
-  private var effects: [ObjectIdentifier: InFlight] = [:]
-  private var byID: [EffectID: Set<ObjectIdentifier>] = [:]
+  /// The effects registered under one id. Most ids have one at a time, kept without a table.
+  private struct Members {
+    private(set) var first: Running?
+    private var others: [ObjectIdentifier: Running] = [:]
 
-  var count: Int { effects.count }
+    var all: [Running] { first.map { [$0] + others.values } ?? [] }
+
+    mutating func insert(_ running: Running) {
+      if first == nil { first = running } else { others[ObjectIdentifier(running)] = running }
+    }
+
+    mutating func remove(_ running: Running) {
+      if first === running {
+        first = others.popFirst()?.value
+      } else {
+        others[ObjectIdentifier(running)] = nil
+      }
+    }
+  }
+
+  /// In no particular order; each effect knows its slot here, so removal is O(1) with no hashing.
+  private var inFlight: [InFlight] = []
+  private var byID: [EffectID: Members] = [:]
+
+  var count: Int { inFlight.count }
   var idCount: Int { byID.count }
 
   deinit {
-    for inFlight in effects.values {
-      inFlight.task?.cancel()
+    for effect in inFlight {
+      effect.task?.cancel()
     }
   }
 
   func register(_ running: Running, _ task: Task<Void, Never>?) {
-    let key = ObjectIdentifier(running)
-    effects[key] = InFlight(task: task, running: running)
+    running.slot = inFlight.count
+    inFlight.append(InFlight(task: task, running: running))
     for id in running.ids {
-      byID[id, default: []].insert(key)
+      byID[id, default: Members()].insert(running)
     }
   }
 
   func unregister(_ running: Running) {
-    let key = ObjectIdentifier(running)
-    effects[key] = nil
-    for id in running.ids {
-      byID[id]?.remove(key)
-      if byID[id]?.isEmpty == true { byID[id] = nil }
-    }
+    _ = unregister(running, except: nil)
   }
 
   /// Cancels every effect registered under `id`.
   func cancel(_ id: EffectID) {
-    guard let keys = byID[id] else { return }
-    for key in keys {
-      if let inFlight = effects[key] { cancel(inFlight) }
+    guard let members = byID.removeValue(forKey: id) else { return }
+    for running in members.all {
+      unregister(running, except: id).map(cancel)
     }
   }
 
-  /// Cancels one effect, if it is still in flight: its task, or a concatenation's current step.
+  /// Cancels one effect, if it is still in flight.
   func cancel(_ running: Running) {
-    if let inFlight = effects[ObjectIdentifier(running)] { cancel(inFlight) }
+    unregister(running, except: nil).map(cancel)
   }
 
-  private func cancel(_ inFlight: InFlight) {
-    let running = inFlight.running
-    unregister(running)
-    running.state = .cancelled
-    inFlight.task?.cancel()
-    running.steps?.cancel()
+  /// Cancels an effect just unregistered: its task, or a concatenation's current step.
+  private func cancel(_ effect: InFlight) {
+    effect.running.state = .cancelled
+    effect.task?.cancel()
+    effect.running.steps?.cancel()
+  }
+
+  /// Removes `running` from the registry and from every id but `skipped` (already removed).
+  private func unregister(_ running: Running, except skipped: EffectID?) -> InFlight? {
+    guard let effect = removeFromInFlight(running) else { return nil }
+    for id in running.ids where id != skipped { remove(running, under: id) }
+    return effect
+  }
+
+  private func removeFromInFlight(_ running: Running) -> InFlight? {
+    let slot = running.slot
+    guard slot >= 0 else { return nil }
+    running.slot = -1
+    let removed = inFlight[slot]
+    let last = inFlight.removeLast()
+    if slot < inFlight.count {
+      inFlight[slot] = last
+      last.running.slot = slot
+    }
+    return removed
+  }
+
+  private func remove(_ running: Running, under id: EffectID) {
+    guard var members = byID.removeValue(forKey: id) else { return }
+    members.remove(running)
+    if members.first != nil { byID[id] = members }
   }
 }
 
