@@ -92,6 +92,65 @@ enum Search {
   }
 }
 
+/// S8: one long-lived effect (a socket, say) delivering messages; each starts a short effect.
+enum Stream {
+  struct State { var received = 0 }
+  enum Action: Sendable {
+    case listen(Int)
+    case message(Int)
+  }
+
+  static func reducer(_ probe: HeapProbe) -> @MainActor (inout State, Action) -> Effect<Action> {
+    { state, action in
+      switch action {
+      case .listen(let count):
+        return .run { send in
+          for message in 1...count { await send(.message(message)) }
+        }
+      case .message(let message):
+        probe.sample(message)
+        state.received += 1
+        return .run { _ in blackHole(message) }
+      }
+    }
+  }
+}
+
+/// S9: a polling chain: each tick's effect sends the next tick.
+enum Chain {
+  struct State { var links = 0 }
+  enum Action: Sendable { case tick(Int) }
+
+  static func reducer(
+    _ length: Int, _ probe: HeapProbe
+  ) -> @MainActor (inout State, Action) -> Effect<Action> {
+    { state, action in
+      switch action {
+      case .tick(let link):
+        probe.sample(link)
+        state.links = link
+        guard link < length else { return .none }
+        return .run { send in await send(.tick(link + 1)) }
+      }
+    }
+  }
+}
+
+/// Reads the live heap at the 20,000th and the 220,000th operation.
+@MainActor
+final class HeapProbe {
+  private var first: Int?
+  private var second: Int?
+
+  func sample(_ operation: Int) {
+    if operation == 20_000 { first = liveHeapBytes() }
+    if operation == 220_000 { second = liveHeapBytes() }
+  }
+
+  /// Bytes the live heap grew between the two readings, if both were taken.
+  var growth: Int? { first.flatMap { first in second.map { $0 - first } } }
+}
+
 // MARK: - Floors
 
 /// F2: what a hand-written observable model costs: state behind an `ObservationRegistrar`, a
@@ -175,16 +234,13 @@ final class Observer {
 ///
 /// NB: `inFlightEffectCount` is internal, and `@testable import` needs the library compiled with
 /// `-enable-testing`, which `swift run -c release` does not do. By default this reads the same
-/// registry (`effects`, which `inFlightEffectCount` counts) through `Mirror`, which sees private
-/// stored properties in release builds. Building with
-/// `-Xswiftc -enable-testing -Xswiftc -DMINIREDUX_TESTABLE` switches to `@testable import` and
-/// checks that both agree.
+/// registry (the store's `effects` registry and its `inFlight` table, which `inFlightEffectCount`
+/// counts) through `Mirror`, which sees private stored properties in release builds. Building
+/// with `-Xswiftc -enable-testing -Xswiftc -DMINIREDUX_TESTABLE` switches to `@testable import`
+/// and checks that both agree.
 @MainActor
 func inFlightEffects<State, Action>(_ store: Store<State, Action>) -> Int? {
-  var mirrored: Int?
-  for child in Mirror(reflecting: store).children where child.label == "effects" {
-    mirrored = Mirror(reflecting: child.value).children.count
-  }
+  let mirrored = registryTable(store, "inFlight")
   #if MINIREDUX_TESTABLE
     guard mirrored == nil || mirrored == store.inFlightEffectCount else { return nil }
     return store.inFlightEffectCount
@@ -196,8 +252,16 @@ func inFlightEffects<State, Action>(_ store: Store<State, Action>) -> Int? {
 /// The number of cancellation ids the store still indexes, or `nil` if it cannot be read.
 @MainActor
 func indexedEffectIDs<State, Action>(_ store: Store<State, Action>) -> Int? {
-  for child in Mirror(reflecting: store).children where child.label == "effectsByID" {
-    return Mirror(reflecting: child.value).children.count
+  registryTable(store, "byID")
+}
+
+/// The number of entries in one table of the store's effect registry, read through `Mirror`.
+@MainActor
+private func registryTable<State, Action>(_ store: Store<State, Action>, _ label: String) -> Int? {
+  for registry in Mirror(reflecting: store).children where registry.label == "effects" {
+    for table in Mirror(reflecting: registry.value).children where table.label == label {
+      return Mirror(reflecting: table.value).children.count
+    }
   }
   return nil
 }

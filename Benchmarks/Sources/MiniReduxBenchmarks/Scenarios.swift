@@ -10,10 +10,12 @@ struct Counts {
   var fanOutSends: Int  // S6
   var listeners: Int  // S6
   var observedSends: Int  // S6b: each send re-tracks every observer, so fewer sends
+  var longLived: Int  // S8 messages, S9 links: one run each
 
   static let full = Counts(
     sends: 1_000_000, largeStateSends: 10_000, largeStateSize: 100_000, roundTrips: 100_000,
-    searches: 100_000, fanOutSends: 100_000, listeners: 100, observedSends: 10_000)
+    searches: 100_000, fanOutSends: 100_000, listeners: 100, observedSends: 10_000,
+    longLived: 1_000_000)
 
   /// Makes every scenario perform `n` operations per repetition (state and listener sizes stay).
   mutating func setOperations(_ n: Int) {
@@ -23,11 +25,12 @@ struct Counts {
     searches = n
     fanOutSends = n
     observedSends = n
+    longLived = n
   }
 
   static let quick = Counts(
     sends: 10_000, largeStateSends: 1_000, largeStateSize: 100_000, roundTrips: 1_000,
-    searches: 1_000, fanOutSends: 1_000, listeners: 100, observedSends: 100)
+    searches: 1_000, fanOutSends: 1_000, listeners: 100, observedSends: 100, longLived: 2_000)
 }
 
 /// A correctness check: CI fails on these, never on timings.
@@ -120,6 +123,40 @@ struct Scenarios {
     }
     blackHole(tally.value)
     return result
+  }
+
+  // MARK: F5 cancel and restart a bare task
+
+  /// What S5a does per send, with nothing but tasks: cancel the previous task, then start one
+  /// that sleeps 5 ms and hops to the main actor. Timed like S5: the loop of starts only.
+  mutating func f5RestartTask() async -> Measurement {
+    let tally = Tally()
+    let n = counts.searches
+    let result = await measure(
+      "F5", "cancel previous Task, start one: sleep 5 ms, hop to main", operations: n,
+      repetitions: repetitions
+    ) {
+      let (elapsed, last) = Self.loopRestart(tally, n)
+      await last.value
+      return elapsed
+    }
+    blackHole(tally.value)
+    return result
+  }
+
+  @inline(never)
+  static func loopRestart(_ tally: Tally, _ n: Int) -> (Duration, Task<Void, Never>) {
+    let clock = ContinuousClock()
+    var previous: Task<Void, Never>?
+    let start = clock.now
+    for query in 0..<n {
+      previous?.cancel()
+      previous = Task.detached {
+        do { try await ContinuousClock().sleep(for: .milliseconds(5)) } catch { return }
+        await tally.add(query)
+      }
+    }
+    return (clock.now - start, previous!)
   }
 
   // MARK: S1 sync send, small state
@@ -247,7 +284,7 @@ struct Scenarios {
       strategy == .cancelInFlight
         ? "search storm, .cancellable(cancelInFlight:), send loop"
         : "search storm, .debounce(id:for:clock:), send loop",
-      operations: n, repetitions: repetitions
+      operations: n, repetitions: repetitions, floor: "F5"
     ) {
       let before = liveHeapBytes()
       let store = Store(initialState: Search.State(), Search.reducer(strategy))
@@ -380,6 +417,75 @@ struct Scenarios {
         passed: parent.state.child.count == n * (repetitions + 1),
         detail: "count \(parent.state.child.count), expected \(n * (repetitions + 1))"))
     return result
+  }
+}
+
+extension Scenarios {
+  // MARK: S8 long-lived effect, S9 chain
+
+  /// One measured run: a warm-up of 10,000 operations first, then `counts.longLived`, with the
+  /// live heap read at the 20,000th and 220,000th operation when the run is that long.
+  mutating func s8LongLivedEffect() async -> Measurement {
+    let n = counts.longLived
+    let probe = HeapProbe()
+    let warmUp = Store(initialState: Stream.State(), Stream.reducer(HeapProbe()))
+    await warmUp.send(.listen(10_000)).finish()
+    let store = Store(initialState: Stream.State(), Stream.reducer(probe))
+    let elapsed = await timed { await store.send(.listen(n)).finish() }
+    var result = Measurement(
+      id: "S8", name: "long-lived effect: a message, each starting an effect", operations: n,
+      samples: [elapsed.nanoseconds / Double(n)], floor: "S3")
+    result.notes = heapNotes("S8", "message", probe)
+    checks.append(
+      Check(
+        name: "S8 every message reduced and every effect ended",
+        passed: store.state.received == n && inFlightEffects(store) == 0,
+        detail: "received \(store.state.received) of \(n), in flight "
+          + (inFlightEffects(store).map(String.init) ?? "unreadable")))
+    appendHeapCheck("S8", "message", probe)
+    return result
+  }
+
+  mutating func s9Chain() async -> Measurement {
+    let n = counts.longLived
+    let probe = HeapProbe()
+    let warmUp = Store(initialState: Chain.State(), Chain.reducer(10_000, HeapProbe()))
+    await warmUp.send(.tick(0)).finish()
+    let store = Store(initialState: Chain.State(), Chain.reducer(n, probe))
+    let elapsed = await timed { await store.send(.tick(0)).finish() }
+    var result = Measurement(
+      id: "S9", name: "chain: each link's effect sends the next tick", operations: n,
+      samples: [elapsed.nanoseconds / Double(n)], floor: "S3")
+    result.notes = heapNotes("S9", "link", probe)
+    checks.append(
+      Check(
+        name: "S9 the chain's first task finished with its last link",
+        passed: store.state.links == n && inFlightEffects(store) == 0,
+        detail: "links \(store.state.links) of \(n), in flight "
+          + (inFlightEffects(store).map(String.init) ?? "unreadable")))
+    appendHeapCheck("S9", "link", probe)
+    return result
+  }
+
+  func heapNotes(_ id: String, _ unit: String, _ probe: HeapProbe) -> [(String, String)] {
+    guard let growth = probe.growth else {
+      return [("\(id) live heap growth, \(unit) 20,000 to 220,000", "n/a (run too short)")]
+    }
+    return [
+      (
+        "\(id) live heap growth, \(unit) 20,000 to 220,000",
+        "\(formatBytes(growth)), \(fixed(Double(growth) / 200_000, 3)) B per \(unit)"
+      )
+    ]
+  }
+
+  /// The bound: under 1 MiB of growth from the 20,000th to the 220,000th operation.
+  mutating func appendHeapCheck(_ id: String, _ unit: String, _ probe: HeapProbe) {
+    guard let growth = probe.growth else { return }
+    checks.append(
+      Check(
+        name: "\(id) live heap grows < 1 MiB from \(unit) 20,000 to 220,000",
+        passed: growth < 1 << 20, detail: formatBytes(growth)))
   }
 }
 
