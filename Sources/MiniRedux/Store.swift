@@ -1,3 +1,5 @@
+// MiniRedux · Copyright (c) 2026 The MiniRedux authors · MIT License: https://opensource.org/license/mit
+
 import Observation
 
 #if canImport(Combine)
