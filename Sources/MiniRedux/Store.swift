@@ -42,8 +42,9 @@ import Observation
 /// ```
 ///
 /// > Important: Inside the reducer, read and write the `inout` state you are given, not
-/// > `store.state`: the store's state is being mutated in place at that moment, and Swift's
-/// > exclusivity checks stop a second access.
+/// > `store.state`: the store's state is being mutated in place at that moment, so reading it
+/// > stops the program with a message that says so. ``subscribe(_:)`` works there: the first
+/// > call comes when the `send` in progress has finished.
 @MainActor
 public final class Store<State, Action: Sendable> {
   /// The current state. It changes only by reducing an action.
@@ -52,6 +53,7 @@ public final class Store<State, Action: Sendable> {
   public private(set) var state: State {
     get {
       if let scope { return scope.state() }
+      if isReducing { Self.stateReadWhileReducing() }
       registrar.access(self, keyPath: stateKeyPath)
       return _state.unsafelyUnwrapped
     }
@@ -61,6 +63,9 @@ public final class Store<State, Action: Sendable> {
       #endif
       registrar.willSet(self, keyPath: stateKeyPath)
       defer { registrar.didSet(self, keyPath: stateKeyPath) }
+      // NB: Only while the state is lent out: observers told in willSet may still read it.
+      isReducing = true
+      defer { isReducing = false }
       yield &_state!
     }
   }
@@ -79,6 +84,8 @@ public final class Store<State, Action: Sendable> {
   private var queue: [Action] = []
   private var queueGroups: [EffectGroup?] = []
   private var isSending = false
+  /// Whether the state is lent `inout` to the reducer, so no one else may read it.
+  private var isReducing = false
   /// Concatenations whose step ended while a send was reducing; their next step starts once
   /// the send has reduced everything it queued.
   private var endedSteps: [EffectGroup] = []
@@ -225,7 +232,8 @@ public final class Store<State, Action: Sendable> {
     let id = nextListenerID
     nextListenerID += 1
     listeners.append((id, listener))
-    listener(_state.unsafelyUnwrapped)
+    // NB: Inside the reducer the state is lent out; the send in progress notifies at its end.
+    if !isReducing { listener(_state.unsafelyUnwrapped) }
     return StoreSubscription { [weak self] in
       self?.listeners.removeAll { $0.id == id }
     }
@@ -379,6 +387,17 @@ extension Store {
     let effect = reducer(&state, action)
     guard !effect.isNone else { return }
     start(effect, origin: action, group: &group)
+  }
+
+  /// Stops the program: reading `state` now would be an exclusivity violation, which crashes with
+  /// a message that does not say what to do.
+  private static func stateReadWhileReducing() -> Never {
+    fatalError(
+      """
+      MiniRedux: store.state was read inside the reducer of a Store<\(State.self), \(Action.self)>, \
+      while that reducer is changing it. Read and write the `inout` state the reducer is given \
+      instead; to react to the new state, use subscribe(_:) or an observer.
+      """)
   }
 
   // NB: Kept out of line so the `.none` path above never builds a `Context`, whose generic
