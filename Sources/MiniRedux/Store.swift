@@ -176,6 +176,11 @@ public final class Store<State, Action: Sendable> {
   /// Reduces every queued action, starts the concatenation steps that became due, and notifies
   /// subscribers once, until nothing is left to do; then the send in progress is over.
   private func finishSending(_ root: inout EffectGroup?) {
+    // NB: The common case, an action that queued nothing and no one to notify, in few checks.
+    guard !queueGroups.isEmpty || !endedSteps.isEmpty || hasListeners else {
+      isSending = false
+      return
+    }
     defer { isSending = false }
     var index = 0
     while true {
