@@ -298,6 +298,7 @@ struct TestStoreDocSamples {
   // Sample: TestStore, TestStore.init, send, finish
   @Test func incrementAndLoadFact() async throws {
     let store = TestStore(initialState: Counter.State(), Counter.reduce)
+    store.timeout = patience
     try await store.send(.incrementTapped) { $0.count = 1 }
     try await store.send(.factTapped) { $0.isLoading = true }
     try await store.receive(.factLoaded("1 is odd")) {
@@ -311,6 +312,7 @@ struct TestStoreDocSamples {
   @Test("the receive, skipReceivedActions and Exhaustivity samples compile and pass")
   func receiveAndExhaustivity() async throws {
     let store = TestStore(initialState: Counter.State(count: 1), Counter.reduce)
+    store.timeout = patience
     try await store.send(.factTapped) { $0.isLoading = true }
     try await store.receive({ if case .factLoaded = $0 { true } else { false } }) {
       $0.isLoading = false
@@ -329,6 +331,7 @@ struct TestStoreDocSamples {
   @Test("the TestStoreFailure sample compiles, and catches the failure")
   func failure() async throws {
     let store = TestStore(initialState: Counter.State(), Counter.reduce)
+    store.timeout = patience
     var caught: TestStoreFailure?
     do {
       try await store.send(.incrementTapped) { $0.count = 2 }
@@ -344,6 +347,7 @@ struct TestStoreDocSamples {
   func composition() async throws {
     let gate = Gate()
     let store = TestStore(initialState: Todos.State(), Todos.reducer(gate))
+    store.timeout = patience
     try await store.send(.add("milk")) {
       $0.rows = [Todos.Row(id: 0, title: "milk")]
       $0.nextID = 1
@@ -360,6 +364,7 @@ struct TestStoreDocSamples {
     let store = TestStore(
       initialState: Search.State(),
       Search.reducer(clock: clock) { query in ["\(query)!"] })
+    store.timeout = patience
     try await store.send(.queryChanged("b")) { $0.query = "b" }
     try await store.send(.queryChanged("ba")) { $0.query = "ba" }
     await eventually { clock.sleeperCount == 1 }

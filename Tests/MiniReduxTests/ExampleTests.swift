@@ -26,6 +26,7 @@ struct ExampleTests {
   @Test("Counter: taps change the count, synchronously")
   func counter() async throws {
     let store = TestStore(initialState: Counter.State(), Counter.reduce)
+    store.timeout = patience
     try await store.send(.incrementTapped) { $0.count = 1 }
     try await store.send(.incrementTapped) { $0.count = 2 }
     try await store.send(.decrementTapped) { $0.count = 1 }
@@ -75,6 +76,7 @@ struct ExampleTests {
         await (request == 1 ? first : second).wait()
         return "quote \(request)"
       })
+    store.timeout = patience
 
     // When: two quick taps; the second answer arrives, then the stale first one.
     try await store.send(.getQuoteTapped) { $0.text = "Loading..." }
@@ -92,6 +94,7 @@ struct ExampleTests {
     struct Offline: Error {}
     let store = TestStore(
       initialState: RandomQuote.State(), RandomQuote.reducer { _ in throw Offline() })
+    store.timeout = patience
     try await store.send(.getQuoteTapped) { $0.text = "Loading..." }
     try await store.receive(.quoteLoaded("Error: Offline()")) { $0.text = "Error: Offline()" }
     try await store.finish()
@@ -110,6 +113,7 @@ struct ExampleTests {
         return .none
       }
     }
+    store.timeout = patience
     // Then: reduced during init, its effect already started; its action arrives.
     try await store.receive(.loaded(42)) { $0 = [42] }
     try await store.finish()

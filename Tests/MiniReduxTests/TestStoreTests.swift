@@ -48,6 +48,12 @@ enum Gated {
   }
 }
 
+/// How long the tests' test stores wait for effects, instead of the default second.
+///
+/// NB: The suite runs CPU-heavy tests (the storm) in parallel, which can keep an effect's action
+/// from reaching the main actor for seconds. Tests that check a timeout pass their own.
+let patience = Duration.seconds(60)
+
 /// Checks that a failure points at this file and at `line`.
 ///
 /// NB: Inside the closure of `#expect(throws:)`, a default `#line` is the line of the `#expect`.
@@ -67,6 +73,7 @@ struct TestStoreSendTests {
   @Test("the closure turns the state before the action into the state after it")
   func passes() async throws {
     let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
     try await store.send(.increment) { $0.count = 1 }
     try await store.send(.increment) { $0.count = 2 }
     #expect(store.state.count == 2)
@@ -75,6 +82,7 @@ struct TestStoreSendTests {
   @Test("a wrong expectation fails with a line diff of expected against actual and file:line")
   func wrongExpectation() async throws {
     let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
     let line = #line + 1
     let failure = await #expect(throws: TestStoreFailure.self) {
       try await store.send(.increment) { $0.count = 2 }
@@ -96,6 +104,7 @@ struct TestStoreSendTests {
   @Test("a change with no closure is a failure")
   func changeWithoutClosure() async throws {
     let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
     let line = #line + 1
     let failure = await #expect(throws: TestStoreFailure.self) { try await store.send(.increment) }
     expectLocation(failure, line: line)
@@ -107,6 +116,7 @@ struct TestStoreSendTests {
   func noChange() async throws {
     let gate = Gate()
     let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
     try await store.send(.wait)
     gate.open()
     try await store.finish()
@@ -135,6 +145,7 @@ struct TestStoreSendTests {
       state.selection = action
       return .none
     }
+    store.timeout = patience
     let failure = await #expect(throws: TestStoreFailure.self) {
       try await store.send(1) { $0.rows[0].isDone = true }
     }
@@ -161,6 +172,7 @@ struct TestStoreSendTests {
   func throwingClosure() async throws {
     struct Boom: Error {}
     let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
     await #expect(throws: Boom.self) {
       try await store.send(.increment) { _ in throw Boom() }
     }
@@ -173,6 +185,7 @@ struct TestStoreReceivedTests {
   @Test("actions from .send effects are received in order, each asserted")
   func sendEffects() async throws {
     let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
     try await store.send(.incrementTwiceViaSend)
     try await store.receive(.increment) { $0.count = 1 }
     try await store.receive(.increment) { $0.count = 2 }
@@ -182,6 +195,7 @@ struct TestStoreReceivedTests {
   @Test("sending while received actions are unasserted fails, lists them, and does not send")
   func unassertedBeforeSend() async throws {
     let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
     try await store.send(.incrementTwiceViaSend)
     let line = #line + 1
     let failure = await #expect(throws: TestStoreFailure.self) {
@@ -203,6 +217,7 @@ struct TestStoreReceivedTests {
   func runEffectOrder() async throws {
     let gate = Gate()
     let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
     try await store.send(.loadPair)
     gate.open()
     let failure = await #expect(throws: TestStoreFailure.self) {
@@ -222,6 +237,7 @@ struct TestStoreReceiveTests {
     // Given: an effect that sends only once the gate opens, which happens while receive waits.
     let gate = Gate()
     let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
     try await store.send(.load)
     Task { gate.open() }
 
@@ -233,6 +249,7 @@ struct TestStoreReceiveTests {
   @Test("a different action is a failure that names both")
   func differentAction() async throws {
     let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
     try await store.send(.incrementTwiceViaSend)
     let line = #line + 1
     let failure = await #expect(throws: TestStoreFailure.self) {
@@ -247,6 +264,7 @@ struct TestStoreReceiveTests {
   func timeout() async throws {
     let gate = Gate()
     let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
     try await store.send(.load)
     let line = #line + 1
     let failure = await #expect(throws: TestStoreFailure.self) {
@@ -277,6 +295,7 @@ struct TestStoreReceiveTests {
   @Test("a wrong state change on receive shows the diff")
   func receiveDiff() async throws {
     let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
     try await store.send(.incrementTwiceViaSend)
     try await store.receive(.increment) { $0.count = 1 }
     let failure = await #expect(throws: TestStoreFailure.self) {
@@ -300,6 +319,7 @@ struct TestStoreReceiveTests {
         return .none
       }
     }
+    store.timeout = patience
     try await store.send(.start)
     try await store.receive({ if case .done = $0 { true } else { false } }) { $0 = 7 }
     try await store.finish()
@@ -313,6 +333,7 @@ struct TestStoreFinishTests {
   func waits() async throws {
     let gate = Gate()
     let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
     try await store.send(.wait)
     try await store.send(.wait)
     Task { gate.open() }
@@ -325,6 +346,7 @@ struct TestStoreFinishTests {
     // Given: an effect that never ends by itself, and one that has ended.
     let gate = Gate()
     let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
     try await store.send(.incrementTwiceViaSend)
     try await store.receive(.increment) { $0.count = 1 }
     try await store.receive(.increment) { $0.count = 2 }
@@ -352,6 +374,7 @@ struct TestStoreFinishTests {
   func unasserted() async throws {
     let gate = Gate()
     let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
     try await store.send(.loadPair)
     gate.open()
     try await store.receive(.loaded(1)) { $0.loaded = [1] }
@@ -372,6 +395,7 @@ struct TestStoreFinishTests {
     let gate = Gate()
     let store = TestStore(
       initialState: Gated.State(), initialAction: .load, Gated.reducer(gate))
+    store.timeout = patience
     gate.open()
     try await store.receive(.loaded(0)) { $0.loaded = [0] }
     try await store.finish()
@@ -386,6 +410,7 @@ struct TestStoreFinishTests {
       // one with an effect running and actions not received, released without finish().
       do {
         let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+        store.timeout = patience
         try await store.send(.wait)
         await #expect(throws: TestStoreFailure.self) {
           try await store.finish(timeout: .milliseconds(1))
@@ -393,6 +418,7 @@ struct TestStoreFinishTests {
       }
       do {
         let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+        store.timeout = patience
         try await store.send(.wait, fileID: "App/FeatureTests.swift", line: 7)
         try await store.send(.incrementTwiceViaSend)
       }
@@ -420,6 +446,7 @@ struct TestStoreNonExhaustiveTests {
   func partialAssertions() async throws {
     let gate = Gate()
     let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
     store.exhaustivity = .off
     try await store.send(.increment)
     try await store.send(.increment) { $0.count = 2 }
@@ -438,6 +465,7 @@ struct TestStoreNonExhaustiveTests {
   func skips() async throws {
     let gate = Gate()
     let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
     store.exhaustivity = .off
     try await store.send(.incrementTwiceViaSend)
     try await store.send(.loadPair)
@@ -449,6 +477,7 @@ struct TestStoreNonExhaustiveTests {
   @Test("receive with no match lists what it skipped")
   func noMatch() async throws {
     let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
     store.exhaustivity = .off
     try await store.send(.incrementTwiceViaSend)
     let failure = await #expect(throws: TestStoreFailure.self) {
@@ -465,6 +494,7 @@ struct TestStoreNonExhaustiveTests {
   func finish() async throws {
     let gate = Gate()
     let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
     store.exhaustivity = .off
     try await store.send(.incrementTwiceViaSend)
     try await store.finish()
@@ -488,6 +518,7 @@ struct TestStoreFeatureTests {
     let store = TestStore(
       initialState: Search.State(),
       Search.reducer(clock: clock) { query in ["\(query)!"] })
+    store.timeout = patience
 
     // When: two quick keystrokes, then the debounce interval passes.
     try await store.send(.queryChanged("b")) { $0.query = "b" }
@@ -504,6 +535,7 @@ struct TestStoreFeatureTests {
   func composition() async throws {
     let gate = Gate()
     let store = TestStore(initialState: Todos.State(), Todos.reducer(gate))
+    store.timeout = patience
     try await store.send(.add("milk")) {
       $0.rows = [Todos.Row(id: 0, title: "milk")]
       $0.nextID = 1
@@ -541,6 +573,7 @@ struct TestStoreFeatureTests {
           return value < 2 ? .send(.ping(value + 1)) : .none
         }
       }
+      store.timeout = patience
       try await store.send(.ping(1)) { $0 = 1 }
       let failure = await #expect(throws: TestStoreFailure.self) {
         try await store.receive(.ping(3))
@@ -558,6 +591,7 @@ struct TestStoreFeatureTests {
       guard case .tap(0) = action else { return .none }
       return .send(.tap(1))
     }
+    store.timeout = patience
     try await store.send(.tap(0))
     let failure = await #expect(throws: TestStoreFailure.self) {
       try await store.receive(.tap(1))
