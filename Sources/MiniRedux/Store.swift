@@ -815,7 +815,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// The current state of the store under test.
   public var state: State { store.state }
   /// How long `receive` and ``finish(timeout:fileID:line:)`` wait for effects when you pass no
-  /// timeout. One second by default.
+  /// timeout. One second by default; raise it where tests share a busy machine, which can keep
+  /// an effect's action from the main actor for longer.
   public var timeout: Duration = .seconds(1)
   /// Whether every change and every received action must be asserted (``Exhaustivity/on``, the
   /// default) or only those the test mentions (``Exhaustivity/off``).
