@@ -826,7 +826,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   private let store: Store<State, Action>
-  private let log: TestLog<State, Action>
+  private let log: TestStoreLog<State, Action>
 
   /// Creates a test store that runs `reducer` like a ``Store`` would, recording what happens.
   ///
@@ -846,7 +846,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     initialAction: Action? = nil,
     _ reducer: @escaping @MainActor (inout State, Action) -> Effect<Action>
   ) {
-    let log = TestLog<State, Action>()
+    let log = TestStoreLog<State, Action>()
     self.log = log
     self.store = Store(initialState: initialState) { state, action in
       guard !log.isSending else {
@@ -857,7 +857,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       }
       let before = state
       let effect = reducer(&state, action)
-      log.received.append(TestLog.Step(action: action, before: before, after: state))
+      log.received.append(TestStoreLog.Step(action: action, before: before, after: state))
       log.wake()
       return effect
     }
@@ -902,11 +902,11 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) async throws -> StoreTask {
-    let step = "send(\(Dump.line(action)))"
+    let step = "send(\(TestStoreDump.line(action)))"
     if exhaustivity == .on, !log.received.isEmpty {
       throw TestStoreFailure(
         "\(step): actions received earlier were not asserted with receive:\n"
-          + log.received.map { "  \(Dump.line($0.action))" }.joined(separator: "\n"),
+          + log.received.map { "  \(TestStoreDump.line($0.action))" }.joined(separator: "\n"),
         fileID, line)
     }
     log.received.removeAll()
@@ -946,7 +946,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) async throws where Action: Equatable {
-    try await receive(Dump.line(expected), { $0 == expected }, timeout, update, fileID, line)
+    try await receive(
+      TestStoreDump.line(expected), { $0 == expected }, timeout, update, fileID, line)
   }
 
   /// Waits for the next action an effect sent and checks that it is `expected`, comparing with
@@ -975,11 +976,11 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ) async throws {
     guard let equatable = expected as? any Equatable else {
       throw TestStoreFailure(
-        "receive(\(Dump.line(expected))): \(Action.self) is not Equatable; declare it "
+        "receive(\(TestStoreDump.line(expected))): \(Action.self) is not Equatable; declare it "
           + "`enum Action: Equatable`, or receive with a closure", fileID, line)
     }
     try await receive(
-      Dump.line(expected), { isEqual(equatable, $0) }, timeout, update, fileID, line)
+      TestStoreDump.line(expected), { isEqual(equatable, $0) }, timeout, update, fileID, line)
   }
 
   /// Waits for the next action an effect sent and checks that `matches` accepts it and that it
@@ -1070,7 +1071,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let task = store.send(action)
     log.isSending = false
     guard task.heldCount > 0 else { return task }
-    log.sent.append(TestLog.Sent(action: action, origin: origin, task: task))
+    log.sent.append(TestStoreLog.Sent(action: action, origin: origin, task: task))
     // NB: Wakes a wait when these effects end; it never cancels them.
     Task { [weak log] in
       await task.finish()
@@ -1093,15 +1094,16 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     while true {
       while !log.received.isEmpty {
         let next = log.received.removeFirst()
-        let step = "receive(\(Dump.line(next.action)))"
+        let step = "receive(\(TestStoreDump.line(next.action)))"
         if matches(next.action) {
           return try check(update, before: next.before, after: next.after, step, fileID, line)
         }
         guard exhaustivity == .off else {
           throw TestStoreFailure(
-            "receive: expected \(expected), but received \(Dump.line(next.action))", fileID, line)
+            "receive: expected \(expected), but received \(TestStoreDump.line(next.action))",
+            fileID, line)
         }
-        skipped.append(Dump.line(next.action))
+        skipped.append(TestStoreDump.line(next.action))
       }
       let running = log.isRunning
       if !running || ContinuousClock.now >= deadline {
@@ -1141,7 +1143,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     guard expected != after else { return }
     throw TestStoreFailure(
       "\(step): \(problem) (- expected, + actual):\n"
-        + Dump.diff(Dump.lines(expected), Dump.lines(after)).joined(separator: "\n"),
+        + TestStoreDump.diff(TestStoreDump.lines(expected), TestStoreDump.lines(after)).joined(
+          separator: "\n"),
       fileID, line)
   }
 }
@@ -1193,7 +1196,7 @@ public struct TestStoreFailure: Error, CustomStringConvertible {
 
 /// What a ``TestStore`` has seen and not yet checked.
 @MainActor
-final class TestLog<State, Action> {
+final class TestStoreLog<State, Action> {
   struct Step {
     let action: Action
     let before: State
@@ -1240,12 +1243,12 @@ final class TestLog<State, Action> {
     for sent in self.sent where sent.task.heldCount > 0 {
       let count = sent.task.heldCount
       lines.append(
-        "  \(count) effect\(count == 1 ? "" : "s") of \(Dump.line(sent.action)) "
+        "  \(count) effect\(count == 1 ? "" : "s") of \(TestStoreDump.line(sent.action)) "
           + "(\(sent.origin)) still running" + (timeout.map { " after \($0)" } ?? ""))
     }
     if !effectsOnly {
       for step in received {
-        lines.append("  \(Dump.line(step.action)) received but not asserted")
+        lines.append("  \(TestStoreDump.line(step.action)) received but not asserted")
       }
     }
     return lines.joined(separator: "\n")
@@ -1269,7 +1272,7 @@ private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool {
 }
 
 /// How a failure shows values: one field per line, short values on one line, and a line diff.
-enum Dump {
+enum TestStoreDump {
   /// `value` on one line, as actions are shown.
   static func line(_ value: Any) -> String {
     render(value, width: .max, depth: 0).joined(separator: " ")
