@@ -225,8 +225,13 @@ enum Todos {
 
   @MainActor
   static func store(_ gate: Gate) -> Store<State, Action> {
+    Store(initialState: State(), reducer(gate))
+  }
+
+  @MainActor
+  static func reducer(_ gate: Gate) -> @MainActor (inout State, Action) -> Effect<Action> {
     let row = row(gate)
-    return Store(initialState: State()) { state, action in
+    return { state, action in
       switch action {
       case .add(let title):
         state.rows.append(Row(id: state.nextID, title: title))
