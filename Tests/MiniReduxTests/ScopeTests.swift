@@ -467,6 +467,32 @@ struct ScopeNotificationTests {
     subscription.cancel()
   }
 
+  @Test("a scope's listener may send and scope again while scopes are notified: queued, not nested")
+  func reentrantListener() {
+    // Given: a listener of the middle scope that sends and scopes the parent again.
+    let store = Nested.store()
+    let middle = store.scope(state: \.middle, action: { (action: Nested.Action) in action })
+    var heard: [Int] = []
+    var later: [Store<Int, Nested.Action>] = []
+    let subscription = middle.subscribe { middle in
+      heard.append(middle.sibling)
+      guard middle.sibling == 1 else { return }
+      later.append(store.scope(state: \.unrelated, action: { $0 }))
+      store.send(.sibling)
+      heard.append(-1)  // the send above was queued: it has not been reduced yet
+    }
+
+    // When
+    store.send(.sibling)
+
+    // Then: the queued send was reduced after the listener returned, and notified once more.
+    #expect(heard == [0, 1, -1, 2])
+    #expect(store.state.middle.sibling == 2)
+    #expect(later.first?.state == 0)
+    #expect(store.scopeCount == 2)
+    subscription.cancel()
+  }
+
   @Test("writing a value equal to the current one notifies no one")
   func equalWriteNotifiesNoOne() {
     // Given: a row observed through Observation and through subscribe.
