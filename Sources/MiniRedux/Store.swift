@@ -339,7 +339,8 @@ extension Store {
   /// ``subscribe(_:)``, `objectWillChange`) hears of every change of this store's state, not only
   /// of the child's part. In exchange the child keeps no copy of its state and costs nothing on
   /// this store's sends. Make `ChildState` `Equatable` to have the child notify only when its
-  /// part changed.
+  /// part changed. A scope of this child whose state is `Equatable` still deduplicates: this
+  /// store compares it after each send.
   ///
   /// ```swift
   /// let counter: Store<Counter.State, Counter.Action> =
