@@ -43,7 +43,7 @@ import Observation
 ///
 /// > Important: Inside the reducer, read and write the `inout` state you are given, not
 /// > `store.state`: the store's state is being mutated in place at that moment, so reading it
-/// > stops the program with a message that says so. ``subscribe(_:)`` works there: the first
+/// > stops the program with a message that says so. Its own ``subscribe(_:)`` works there: the first
 /// > call comes when the `send` in progress has finished.
 @MainActor
 public final class Store<State, Action: Sendable> {
@@ -52,7 +52,10 @@ public final class Store<State, Action: Sendable> {
   /// A scoped store reads it through its parent, so it is never stale.
   public private(set) var state: State {
     get {
-      if let scope { return scope.state() }
+      if let scope {
+        accessState()
+        return scope.state()
+      }
       if isReducing { Self.stateReadWhileReducing() }
       registrar.access(self, keyPath: stateKeyPath)
       return _state.unsafelyUnwrapped
@@ -97,9 +100,21 @@ public final class Store<State, Action: Sendable> {
   // NB: `listeners.isEmpty` in unspecialized generic code looks up type metadata on every send.
   private var hasListeners = false
   private var nextListenerID: UInt64 = 0
+  /// Scoped stores with `Equatable` state that this store notifies after a send; released ones
+  /// are forgotten on the next send, or when the list has doubled since it was last pruned.
+  private var scopes: [ScopeReference<State>] = [] {
+    didSet { hasScopes = !scopes.isEmpty }
+  }
+  // NB: Like `hasListeners`: a flag costs a root store's send less than reading the array.
+  private var hasScopes = false
+  private var pruneScopesAt = 16
 
   #if canImport(Combine)
     /// Publishes before every change of ``state``, for SwiftUI's `@ObservedObject`.
+    ///
+    /// A store scoped with `Equatable` state publishes only when its state changed, once per
+    /// `send`, after the parent's reducer wrote the change: ``state`` already reads the new value.
+    /// A store scoped with other state shares its parent's publisher.
     public let objectWillChange: ObservableObjectPublisher
   #endif
 
@@ -134,7 +149,7 @@ public final class Store<State, Action: Sendable> {
     self.reducer = { _, _ in .none }
     self.scope = scope
     #if canImport(Combine)
-      self.objectWillChange = scope.objectWillChange
+      self.objectWillChange = scope.objectWillChange ?? ObservableObjectPublisher()
     #endif
   }
 
@@ -178,7 +193,7 @@ public final class Store<State, Action: Sendable> {
   /// subscribers once, until nothing is left to do; then the send in progress is over.
   private func finishSending(_ root: inout EffectGroup?) {
     // NB: The common case, an action that queued nothing and no one to notify, in few checks.
-    guard !queueGroups.isEmpty || !endedSteps.isEmpty || hasListeners else {
+    guard !queueGroups.isEmpty || !endedSteps.isEmpty || hasListeners || hasScopes else {
       isSending = false
       return
     }
@@ -209,6 +224,7 @@ public final class Store<State, Action: Sendable> {
           entry.listener(state)
         }
       }
+      if hasScopes { notifyScopes() }
       if index == queueGroups.count && endedSteps.isEmpty { break }
     }
     // NB: Keep a small buffer for the next send, not the largest burst there ever was.
@@ -224,6 +240,8 @@ public final class Store<State, Action: Sendable> {
   /// This is for code without SwiftUI: servers, command-line tools, scripts. A `send` reduces
   /// its action and every `.send` it queued before subscribers hear of it, so they see one
   /// notification per `send`, not per action. To log every action, wrap the reducer instead.
+  /// A store scoped with `Equatable` state calls its listeners only after a `send` that changed
+  /// its state; see `scope(state:action:)`.
   ///
   /// ```swift
   /// let subscription = store.subscribe { state in print("count:", state.count) }
@@ -234,12 +252,12 @@ public final class Store<State, Action: Sendable> {
   /// - Returns: A subscription; call ``StoreSubscription/cancel()`` to stop listening.
   @discardableResult
   public func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
-    if let scope { return scope.subscribe(listener) }
+    if let subscribe = scope?.subscribeToParent { return subscribe(listener) }
     let id = nextListenerID
     nextListenerID += 1
     listeners.append((id, listener))
     // NB: Inside the reducer the state is lent out; the send in progress notifies at its end.
-    if !isReducing { listener(_state.unsafelyUnwrapped) }
+    if !isReducing { listener(currentState) }
     return StoreSubscription { [weak self] in
       self?.listeners.removeAll { $0.id == id }
     }
@@ -249,18 +267,96 @@ public final class Store<State, Action: Sendable> {
 // MARK: - Scoping
 
 extension Store {
+  /// Derives a store of a child feature whose observers hear of a change only when the child's
+  /// own state changed.
+  ///
+  /// The child store runs no effects of its own: it reads its ``state`` through this store, so a
+  /// read is never stale, and sends its actions through this store, so there is one source of
+  /// truth and one effect registry, and cancellation ids and ``StoreTask``s work across scopes.
+  /// Scoped stores can be scoped again.
+  ///
+  /// Because `ChildState` is `Equatable`, the child notifies its own observers, and only when its
+  /// state differs (`!=`) from the state they last heard of: Observation
+  /// (`withObservationTracking`, SwiftUI), ``subscribe(_:)``, and `objectWillChange` where Combine
+  /// exists. Renaming one row of a list notifies that row's store and no other; writing a value
+  /// equal to the current one notifies no one. A scope of this child is compared only when this
+  /// child changed, so nested scopes deduplicate at each level. For a `ChildState` that is not
+  /// `Equatable`, the other overload applies: observers hear of every change of the parent.
+  ///
+  /// ```swift
+  /// // A row view's store: its observers hear of a send only if this row changed.
+  /// let row: Store<Todo?, Todo.Action> =
+  ///   listStore.scope(state: { $0.rows.first { $0.id == id } }, action: { .row(id: id, $0) })
+  /// ```
+  ///
+  /// The child's observers are not notified while the parent reduces, but once per `send`, after
+  /// the send's actions were reduced, once the parent's own subscribers were called. So a child's
+  /// `objectWillChange` fires when its ``state`` already reads the new value. The parent keeps a
+  /// weak reference to the child: the child keeps the parent alive, not the other way round.
+  ///
+  /// Cost model:
+  /// - **Kept**: a copy of the child state as its observers last heard of it, the child's own
+  ///   observers, and in the parent a weak reference to the child with its comparison. A child
+  ///   that is released costs nothing from the next `send` on, which forgets it.
+  /// - **When**: after every `send` to the root store, once its actions were reduced, each live
+  ///   child calls `toChildState` once and `==` once, whether or not its part changed; a scope of
+  ///   a child is compared only when that child changed. 1,000 row stores cost about 70 ns each
+  ///   per send on a small Linux server, against about 1.3 µs each when every row's observer
+  ///   hears of every send. A store with no scopes with `Equatable` state does none of this.
+  /// - **Copy-on-write**: the kept copy shares storage with the parent's state. While the child is
+  ///   alive, a parent mutation of a collection inside the child state copies that collection,
+  ///   and `==` may read all of it: O(n) per send. With 100,000 `Int`s, such a send costs about
+  ///   100 times a send with no such scope, and 400 times when the change is at the end, where
+  ///   `==` reads everything. Scope to what a view shows (a row, a count) rather than to a large
+  ///   collection, or give a store that must hold one a state type that is not `Equatable`: it
+  ///   keeps no copy, and its observers hear of every change.
+  ///
+  /// > Important: `toChildState` runs after every send while the child is alive, even if no one
+  /// > reads the child. Keep it cheap: a key path, an index, a dictionary lookup (a linear
+  /// > search in each of 1,000 row stores is a million steps per send). And keep it from
+  /// > trapping: once a row is removed, `$0.rows[index]` traps, while
+  /// > `$0.rows.first { $0.id == id }` returns `nil`.
+  ///
+  /// - Complexity: A `send` to the child costs one call of `toParentAction` more than a `send`
+  ///   to the parent; each `send` costs one call of `toChildState` and one `==` per live child.
+  /// - Parameters:
+  ///   - toChildState: The child's part of this store's state; a key path such as `\.counter`.
+  ///   - toParentAction: Embeds a child action in this store's actions, e.g. `AppAction.counter`.
+  /// - Returns: A store of the child feature, alive as long as you keep it; it keeps this store
+  ///   alive.
+  public func scope<ChildState: Equatable, ChildAction>(
+    state toChildState: @escaping @MainActor (State) -> ChildState,
+    action toParentAction: @escaping @MainActor (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction> {
+    let child = Store<ChildState, ChildAction>(
+      scope: .init(
+        state: { toChildState(self.currentState) },
+        send: { self.send(toParentAction($0)) }))
+    var lastSeen = toChildState(currentState)
+    // NB: The parent keeps this comparison, so it must not capture either store.
+    adopt(child) { state in
+      let current = toChildState(state)
+      guard current != lastSeen else { return false }
+      lastSeen = current
+      return true
+    }
+    return child
+  }
+
   /// Derives a store of a child feature that reads its state through this store and sends its
-  /// actions through this store.
+  /// actions through this store; its observers are this store's observers.
   ///
   /// The child store holds no state and runs no effects of its own: there is one source of truth
   /// and one effect registry, so cancellation ids and ``StoreTask``s work across scopes. Scoped
   /// stores can be scoped again.
   ///
-  /// Cost model: reading the child's ``state`` reads the parent's state and applies `toChildState`,
-  /// so an observer of the child (`withObservationTracking`, SwiftUI, ``subscribe(_:)``) hears
-  /// of every change of the parent's state, not only of the child's part. Keep `toChildState`
-  /// cheap (a key path is ideal) and let views compare what they render. A `send` costs one call
-  /// of `toParentAction` more than a `send` to the parent.
+  /// This overload applies when `ChildState` is not `Equatable`, so the child cannot tell whether
+  /// its part changed: an observer of the child (`withObservationTracking`, SwiftUI,
+  /// ``subscribe(_:)``, `objectWillChange`) hears of every change of this store's state, not only
+  /// of the child's part. In exchange the child keeps no copy of its state and costs nothing on
+  /// this store's sends. Make `ChildState` `Equatable` to have the child notify only when its
+  /// part changed. A scope of this child whose state is `Equatable` still deduplicates: this
+  /// store compares it after each send.
   ///
   /// ```swift
   /// let counter: Store<Counter.State, Counter.Action> =
@@ -268,6 +364,8 @@ extension Store {
   /// counter.send(.incrementTapped)  // reduced by the app's reducer as .counter(.incrementTapped)
   /// ```
   ///
+  /// - Complexity: Reading the child's ``state`` applies `toChildState` to this store's state; a
+  ///   `send` to the child costs one call of `toParentAction` more than a `send` to this store.
   /// - Parameters:
   ///   - toChildState: The child's part of this store's state; a key path such as `\.counter`.
   ///   - toParentAction: Embeds a child action in this store's actions, e.g. `AppAction.counter`.
@@ -277,10 +375,14 @@ extension Store {
     state toChildState: @escaping @MainActor (State) -> ChildState,
     action toParentAction: @escaping @MainActor (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
-    var scope = Store<ChildState, ChildAction>.Scope(
-      state: { toChildState(self.state) },
-      send: { self.send(toParentAction($0)) },
-      subscribe: { listener in self.subscribe { listener(toChildState($0)) } })
+    let scope = Store<ChildState, ChildAction>.Scope(
+      state: { toChildState(self.currentState) },
+      send: { self.send(toParentAction($0)) })
+    scope.accessParent = { self.accessState() }
+    scope.subscribeToParent = { listener in self.subscribe { listener(toChildState($0)) } }
+    scope.adoptByParent = { child, changed in
+      self.adopt(child) { changed(toChildState($0)) }
+    }
     #if canImport(Combine)
       scope.objectWillChange = objectWillChange
     #endif
@@ -288,13 +390,123 @@ extension Store {
   }
 
   /// How a scoped store reaches its parent.
-  struct Scope {
+  // NB: A class: a store reads its `scope` on every send, and copying a generic struct of
+  // closures costs a type metadata lookup and a retain per closure.
+  final class Scope {
+    /// The child's state, read through the parent without registering an observation access.
     let state: @MainActor () -> State
     let send: @MainActor (Action) -> StoreTask
-    let subscribe: @MainActor (@escaping @MainActor (State) -> Void) -> StoreSubscription
+    // The rest is set when the state is not `Equatable`: the parent's observers are then this
+    // store's. Otherwise this store has observers of its own, which its parent notifies.
+    /// Registers a read of the state with whoever notifies the parent's observers.
+    var accessParent: (@MainActor () -> Void)?
+    var subscribeToParent: (@MainActor (@escaping @MainActor (State) -> Void) -> StoreSubscription)?
+    /// Hands a scope of this store with `Equatable` state, and its comparison, to the parent.
+    var adoptByParent:
+      (@MainActor (any DeduplicatingScope, @escaping @MainActor (State) -> Bool) -> Void)?
     #if canImport(Combine)
-      var objectWillChange = ObservableObjectPublisher()
+      var objectWillChange: ObservableObjectPublisher?
     #endif
+
+    init(
+      state: @escaping @MainActor () -> State,
+      send: @escaping @MainActor (Action) -> StoreTask
+    ) {
+      self.state = state
+      self.send = send
+    }
+  }
+
+  /// The state, read without registering an observation access.
+  var currentState: State {
+    if let scope { return scope.state() }
+    if isReducing { Self.stateReadWhileReducing() }
+    return _state.unsafelyUnwrapped
+  }
+
+  /// Registers a read of ``state`` with whoever notifies this store's observers.
+  func accessState() {
+    if let accessParent = scope?.accessParent {
+      accessParent()
+    } else {
+      registrar.access(self, keyPath: stateKeyPath)
+    }
+  }
+
+  /// Adds a scope with `Equatable` state to those this store compares after a send, or to its
+  /// parent's if this store's observers are its parent's.
+  ///
+  /// - Parameter changed: Derives the child's state from this store's, compares it with what the
+  ///   child's observers last heard of, keeps it if it differs, and returns whether it did.
+  func adopt(
+    _ child: any DeduplicatingScope, changed: @escaping @MainActor (State) -> Bool
+  ) {
+    if let adoptByParent = scope?.adoptByParent { return adoptByParent(child, changed) }
+    if scopes.count >= pruneScopesAt {
+      scopes.removeAll { $0.store == nil }
+      pruneScopesAt = Swift.max(16, 2 * scopes.count)
+    }
+    scopes.append(ScopeReference(child, changed: changed))
+  }
+
+  /// Has every live scope compare its state with what its observers last heard of, and notify
+  /// them if it differs; forgets the released ones.
+  private func notifyScopes() {
+    // NB: Copies: an observer may scope this store again, which appends to the list; and the
+    // state is read once, not once per scope (each read of a generic optional looks up its
+    // type metadata).
+    let current = scopes
+    let state = currentState
+    var released = false
+    for reference in current {
+      guard let child = reference.store else {
+        released = true
+        continue
+      }
+      if reference.changed(state) { child.stateDidChange() }
+    }
+    if released { scopes.removeAll { $0.store == nil } }
+  }
+
+  /// The number of scopes notified after a send, released ones not yet forgotten included. For
+  /// tests.
+  var scopeCount: Int { scopes.count }
+}
+
+extension Store: DeduplicatingScope {
+  func stateDidChange() {
+    #if canImport(Combine)
+      objectWillChange.send()
+    #endif
+    registrar.willSet(self, keyPath: stateKeyPath)
+    registrar.didSet(self, keyPath: stateKeyPath)
+    if hasListeners {
+      let state = currentState
+      for entry in listeners {
+        entry.listener(state)
+      }
+    }
+    if hasScopes { notifyScopes() }
+  }
+}
+
+/// A scoped store with `Equatable` state, whose parent tells it when its state changed.
+@MainActor
+protocol DeduplicatingScope: AnyObject {
+  /// Notifies the store's observers, then compares the store's own scopes.
+  func stateDidChange()
+}
+
+/// A parent's weak reference to a scope with `Equatable` state, and the scope's comparison,
+/// which captures neither store: the scope keeps the parent alive, not the other way round.
+@MainActor
+final class ScopeReference<ParentState> {
+  weak var store: (any DeduplicatingScope)?
+  let changed: @MainActor (ParentState) -> Bool
+
+  init(_ store: any DeduplicatingScope, changed: @escaping @MainActor (ParentState) -> Bool) {
+    self.store = store
+    self.changed = changed
   }
 }
 

@@ -259,6 +259,37 @@ struct DocSamples {
     counter.send(.incrementTapped)  // reduced by the app's reducer as .counter(.incrementTapped)
     #expect(appStore.state.counter.count == 1)
   }
+
+  // Sample: Store.scope with Equatable state
+  @Test("the row scope sample compiles, and its store hears only of its own row")
+  func rowScope() {
+    struct Todo: Equatable {
+      let id: Int
+      var title: String
+      enum Action: Sendable { case titleChanged(String) }
+    }
+    struct ListState { var rows = [Todo(id: 1, title: "milk"), Todo(id: 2, title: "eggs")] }
+    enum ListAction: Sendable { case row(id: Int, Todo.Action) }
+    let listStore = Store<ListState, ListAction>(initialState: ListState()) { state, action in
+      switch action {
+      case .row(let id, .titleChanged(let title)):
+        guard let index = state.rows.firstIndex(where: { $0.id == id }) else { return .none }
+        state.rows[index].title = title
+        return .none
+      }
+    }
+    let id = 1
+
+    // A row view's store: its observers hear of a send only if this row changed.
+    let row: Store<Todo?, Todo.Action> =
+      listStore.scope(state: { $0.rows.first { $0.id == id } }, action: { .row(id: id, $0) })
+    var heard: [String?] = []
+    let subscription = row.subscribe { heard.append($0?.title) }
+    listStore.send(.row(id: 2, .titleChanged("more eggs")))
+    row.send(.titleChanged("oat milk"))
+    #expect(heard == ["milk", "oat milk"])
+    subscription.cancel()
+  }
 }
 
 // MARK: - The articles of Sources/MiniRedux/MiniRedux.docc
