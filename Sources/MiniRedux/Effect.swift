@@ -389,6 +389,9 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   }
 
   override func isEqual(to other: IDBox) -> Bool {
+    // NB: The value's `==` may be main-actor isolated; only the store, on the main actor, calls
+    // this (checked in debug builds).
+    MainActor.assertIsolated("MiniRedux compares cancellation ids only on the main actor")
     // NB: A metatype comparison, then an unchecked cast: `as?` costs a dynamic cast per lookup.
     guard type(of: other) == Self.self else { return false }
     return value == unsafeDowncast(other, to: Self.self).value

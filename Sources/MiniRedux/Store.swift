@@ -595,9 +595,10 @@ extension Store {
   private static func stateReadWhileReducing() -> Never {
     fatalError(
       """
-      MiniRedux: store.state was read inside the reducer of a Store<\(State.self), \(Action.self)>, \
-      while that reducer is changing it. Read and write the `inout` state the reducer is given \
-      instead; to react to the new state, use subscribe(_:) or an observer.
+      MiniRedux: the state of a Store<\(State.self), \(Action.self)> was read inside its own \
+      reducer, while the reducer is changing it: through store.state, a scoped store's state, \
+      or subscribe(_:) or scope(state:action:) on a scoped store. Inside the reducer, read and \
+      write the `inout` state the reducer is given; subscribe and scope outside it.
       """)
   }
 
@@ -1156,16 +1157,24 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     line: UInt = #line
   ) async throws -> StoreTask {
     let step = "send(\(TestStoreDump.line(action)))"
-    if exhaustivity == .on, !log.received.isEmpty {
+    let unasserted = log.received
+    log.received.removeAll()
+    if exhaustivity == .on, !unasserted.isEmpty {
       throw TestStoreFailure(
         "\(step): actions received earlier were not asserted with receive:\n"
-          + log.received.map { "  \(TestStoreDump.line($0.action))" }.joined(separator: "\n"),
+          + unasserted.map { "  \(TestStoreDump.line($0.action))" }.joined(separator: "\n"),
         fileID, line)
     }
-    log.received.removeAll()
     let before = store.state
+    log.sentState = nil
     let task = start(action, origin: "sent at \(fileID):\(line)")
-    try check(update, before: before, after: log.sentState!, step, fileID, line)
+    guard let after = log.sentState else {
+      throw TestStoreFailure(
+        "\(step): MiniRedux did not reduce the action at once; send to a TestStore only from "
+          + "the test, never from inside its reducer or an observer", fileID, line)
+    }
+    log.sentState = nil
+    try check(update, before: before, after: after, step, fileID, line)
     return task
   }
 
@@ -1307,6 +1316,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let deadline = ContinuousClock.now + timeout
     while log.isRunning && ContinuousClock.now < deadline {
       await log.wait(until: deadline)
+      try Task.checkCancellation()
     }
     let unaccounted = log.unaccounted(effectsOnly: exhaustivity == .off, after: timeout)
     log.received.removeAll()
@@ -1366,6 +1376,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
           "receive: expected \(expected), but received \(got) \(why)", fileID, line)
       }
       await log.wait(until: deadline)
+      try Task.checkCancellation()
     }
   }
 
@@ -1486,7 +1497,12 @@ final class TestStoreLog<State, Action> {
       try? await Task.sleep(until: deadline, clock: .continuous)
       if !Task.isCancelled { self?.wake() }
     }
-    await withCheckedContinuation { waiters.append($0) }
+    // NB: A cancelled test stops waiting at once; its caller then throws CancellationError.
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { waiters.append($0) }
+    } onCancel: {
+      Task { @MainActor [weak self] in self?.wake() }
+    }
     timer.cancel()
   }
 
@@ -1538,7 +1554,46 @@ enum TestStoreDump {
 
   /// The lines of `old` and `new`, those only in `old` marked `-`, those only in `new` `+`.
   static func diff(_ old: [String], _ new: [String]) -> [String] {
-    // NB: Longest common subsequence; states print to tens of lines, so O(n·m) is fine.
+    // NB: The common head and tail first: a large state usually differs in a few lines, and
+    // the longest common subsequence below is O(n·m) in time and memory.
+    var head = 0
+    while head < old.count, head < new.count, old[head] == new[head] { head += 1 }
+    var tail = 0
+    while tail < old.count - head, tail < new.count - head,
+      old[old.count - 1 - tail] == new[new.count - 1 - tail]
+    {
+      tail += 1
+    }
+    let removed = Array(old[head..<(old.count - tail)])
+    let added = Array(new[head..<(new.count - tail)])
+    var result = unchanged(old[..<head], keepingLast: 3)
+    if removed.count * added.count <= 250_000 {
+      result += commonSubsequenceDiff(removed, added)
+    } else {
+      result += capped(removed, "- ") + capped(added, "+ ")
+    }
+    result += unchanged(old[(old.count - tail)...], keepingFirst: 3)
+    if !result.contains(where: { !$0.hasPrefix(" ") }) {
+      result.append("(both print the same, but == says they differ)")
+    }
+    return result
+  }
+
+  /// Unchanged lines, with a long run shortened to the lines next to a change.
+  private static func unchanged(
+    _ lines: ArraySlice<String>, keepingFirst first: Int = 0, keepingLast last: Int = 0
+  ) -> [String] {
+    guard lines.count > first + last + 3 else { return lines.map { "  " + $0 } }
+    let elided = "  … \(lines.count - first - last) unchanged lines"
+    return lines.prefix(first).map { "  " + $0 } + [elided] + lines.suffix(last).map { "  " + $0 }
+  }
+
+  private static func capped(_ lines: [String], _ mark: String) -> [String] {
+    let shown = lines.prefix(50).map { mark + $0 }
+    return lines.count > 50 ? shown + ["\(mark)… \(lines.count - 50) more lines"] : shown
+  }
+
+  private static func commonSubsequenceDiff(_ old: [String], _ new: [String]) -> [String] {
     var common = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
     for i in old.indices.reversed() {
       for j in new.indices.reversed() {
@@ -1559,9 +1614,6 @@ enum TestStoreDump {
         result.append("+ " + new[j])
         j += 1
       }
-    }
-    if !result.contains(where: { !$0.hasPrefix(" ") }) {
-      result.append("(both print the same, but == says they differ)")
     }
     return result
   }

@@ -303,8 +303,8 @@ struct ReducerMisuseTests {
       await run()
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(message.contains("MiniRedux: store.state was read inside the reducer"))
-    #expect(message.contains("Read and write the `inout` state the reducer is given"))
+    #expect(message.contains("MiniRedux: the state of a Store<Int, Action> was read inside"))
+    #expect(message.contains("read and write the `inout` state the reducer is given"))
     #expect(!message.contains("Simultaneous accesses"))
   }
 
@@ -324,7 +324,7 @@ struct ReducerMisuseTests {
       await run()
     }.map { result in
       let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-      #expect(message.contains("MiniRedux: store.state was read inside the reducer"))
+      #expect(message.contains("MiniRedux: the state of a Store<Array<Row>, Action> was read"))
     }
   }
 }

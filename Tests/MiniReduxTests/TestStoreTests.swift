@@ -168,6 +168,24 @@ struct TestStoreSendTests {
         """)
   }
 
+  @Test("the diff of a large state shows the lines that differ, not the whole state")
+  func largeDiff() async throws {
+    let store = TestStore(initialState: Array(repeating: 0, count: 100_000)) {
+      (state: inout [Int], index: Int) in
+      state[index] = 1
+      return .none
+    }
+    store.timeout = patience
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.send(50_000) { $0[50_001] = 1 }
+    }
+    let lines = failure?.message.split(separator: "\n") ?? []
+    #expect(lines.count < 30)
+    #expect(lines.contains { $0.contains("unchanged lines") })
+    #expect(lines.filter { $0.hasPrefix("-") }.count == 1)
+    #expect(lines.filter { $0.hasPrefix("+") }.count == 1)
+  }
+
   @Test("a closure that throws fails the step with its own error")
   func throwingClosure() async throws {
     struct Boom: Error {}
@@ -401,6 +419,25 @@ struct TestStoreFinishTests {
     try await store.finish()
   }
 
+  @Test("a cancelled test stops waiting in receive at once")
+  func cancelledReceive() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
+    try await store.send(.load)
+
+    // When the test's task is cancelled while receive waits for an action that cannot come yet
+    let waiting = Task { try await store.receive(.loaded(0), timeout: .seconds(30)) }
+    waiting.cancel()
+
+    // Then it ends with CancellationError, not a timeout 30 seconds later.
+    let result = await waiting.result
+    #expect(throws: CancellationError.self) { try result.get() }
+    gate.open()
+    try await store.receive(.loaded(0)) { $0.loaded = [0] }
+    try await store.finish()
+  }
+
   @Test("a store released without finish writes what is unaccounted for to standard error")
   func releasedWithoutFinish() async throws {
     let gate = Gate()
@@ -415,6 +452,14 @@ struct TestStoreFinishTests {
         await #expect(throws: TestStoreFailure.self) {
           try await store.finish(timeout: .milliseconds(1))
         }
+      }
+      do {
+        // A send that failed for unasserted actions has reported them: they are not reported
+        // again when the store goes.
+        let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+        store.timeout = patience
+        try await store.send(.incrementTwiceViaSend)
+        await #expect(throws: TestStoreFailure.self) { try await store.send(.increment) }
       }
       do {
         let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
