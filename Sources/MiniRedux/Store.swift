@@ -325,7 +325,7 @@ extension Store {
   /// - Returns: A store of the child feature, alive as long as you keep it; it keeps this store
   ///   alive.
   public func scope<ChildState: Equatable, ChildAction>(
-    state toChildState: @escaping @MainActor (State) -> ChildState,
+    state toChildState: @escaping (State) -> ChildState,
     action toParentAction: @escaping @MainActor (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
     let child = Store<ChildState, ChildAction>(
@@ -372,7 +372,7 @@ extension Store {
   /// - Returns: A store of the child feature, alive as long as you keep it; it keeps this store
   ///   alive.
   public func scope<ChildState, ChildAction>(
-    state toChildState: @escaping @MainActor (State) -> ChildState,
+    state toChildState: @escaping (State) -> ChildState,
     action toParentAction: @escaping @MainActor (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
     let scope = Store<ChildState, ChildAction>.Scope(
