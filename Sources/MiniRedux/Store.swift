@@ -12,7 +12,8 @@ import Observation
 /// Everything a store does happens on the main actor, one action at a time, in the order the
 /// actions were sent. A `send` made while an action is being reduced (by a subscriber, an
 /// observer, or a reducer that captured the store) is queued behind it, never nested. The state
-/// is mutated in place, so the cost of a `send` does not depend on the size of the state.
+/// is mutated in place, so the cost of a `send` does not depend on the size of the state (each
+/// live scope with `Equatable` state adds a comparison; see `scope(state:action:)`).
 ///
 /// `Store` is `Observable` (SwiftUI views and `withObservationTracking` see every change) and,
 /// where Combine exists, an `ObservableObject`. Code without SwiftUI can ``subscribe(_:)``.
@@ -164,7 +165,9 @@ public final class Store<State, Action: Sendable> {
   /// await store.send(.refresh).finish()
   /// ```
   ///
-  /// - Complexity: O(1) in the size of the state.
+  /// - Complexity: O(1) in the size of the state, plus one derivation and one `==` for each live
+  ///   scope with `Equatable` state (O(n) when such a scope holds a collection of n elements that
+  ///   the action changes; see `scope(state:action:)`).
   /// - Returns: A task that ends when the effects started by this action, and by the actions
   ///   those effects send back, have ended.
   @discardableResult
