@@ -1218,10 +1218,12 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// Waits for the next action an effect sent and checks that it is `expected`, comparing with
   /// the `Equatable` conformance `Action` has at run time.
   ///
-  /// The compiler picks this overload when `Action`'s conformance to `Equatable` is isolated to
-  /// the main actor, as it is for an `enum Action: Equatable` declared in a target built with
-  /// `-default-isolation MainActor`: a test store compares actions on the main actor, where such
-  /// a conformance holds.
+  /// The compiler picks this overload when it cannot use the one above: when `Action`'s
+  /// conformance to `Equatable` is isolated to the main actor, as it is for an
+  /// `enum Action: Equatable` declared in a target built with `-default-isolation MainActor` (a
+  /// test store compares actions on the main actor, where such a conformance holds), and also
+  /// when `Action` is not `Equatable` at all: that compiles, and fails when it runs, with a
+  /// message that says to receive with a closure instead.
   ///
   /// ```swift
   /// try await store.receive(.factLoaded("1 is odd")) {
@@ -1427,7 +1429,8 @@ public enum Exhaustivity: Sendable {
   /// Every change must be described, every received action asserted, in order.
   case on
   /// Assertions must hold, but changes they do not mention are allowed, `receive` skips actions
-  /// until one matches, and `finish` does not fail on actions left unasserted.
+  /// until one matches, `send` discards the received actions not asserted yet, and `finish`
+  /// does not fail on actions left unasserted.
   case off
 }
 
