@@ -3,6 +3,9 @@
 // Each region starts with a `// Sample:` line. DocSampleTests checks that every ```swift block
 // in Sources/ and README.md appears, line by line and in order, in one region here, in one
 // Playground script, or in .ci/check-combine (which compiles the Combine code).
+//
+// The samples use only the public API: .ci/check-isolation compiles this file with a plain
+// `import MiniRedux`, under Xcode's newer isolation defaults, as a user's own code would be.
 import Testing
 
 @testable import MiniRedux
@@ -136,7 +139,7 @@ struct DocSamples {
       }
     }
     store.send(.stopTapped)
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.state.isEmpty)
   }
 
   // Sample: Effect.debounce
