@@ -1,3 +1,5 @@
+// MiniRedux · Copyright (c) 2026 The MiniRedux authors · MIT License: https://opensource.org/license/mit
+
 #if canImport(Combine)
   import Combine
 #endif
@@ -205,11 +207,13 @@ extension Effect {
   /// ```
   ///
   /// - Parameters:
-  ///   - id: Any hashable, sendable value.
+  ///   - id: Any hashable value. It is hashed here and compared only on the main actor, so an
+  ///     id type whose conformance is main-actor isolated (the default in app targets built with
+  ///     `-default-isolation MainActor`) works as is.
   ///   - cancelInFlight: Whether to cancel effects already running under `id` before this one
   ///     starts. It never cancels this effect's own parts.
   /// - Returns: The same work, registered under `id`.
-  public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
+  public func cancellable(id: sending some Hashable, cancelInFlight: Bool = false) -> Self {
     if isNone && !cancelInFlight { return self }
     return Self(.cancellable(EffectID(id), cancelInFlight: cancelInFlight, self))
   }
@@ -224,7 +228,7 @@ extension Effect {
   /// case .stopTapped:
   ///   return .cancel(id: CancelID.timer)
   /// ```
-  public static func cancel(id: some Hashable & Sendable) -> Self {
+  public static func cancel(id: sending some Hashable) -> Self {
     Self(.cancel(EffectID(id)))
   }
 
@@ -241,7 +245,7 @@ extension Effect {
   ///     .debounce(id: CancelID.search, for: .milliseconds(300))
   /// ```
   public func debounce(
-    id: some Hashable & Sendable,
+    id: sending some Hashable,
     for duration: Duration,
     clock: some Clock<Duration> = ContinuousClock()
   ) -> Self {
@@ -335,10 +339,16 @@ extension Effect {
 ///
 /// NB: The value sits in a box that hashes it once, when the id is made, and compares it without
 /// a dynamic cast of an existential: the store looks ids up on every effect it starts.
+///
+/// NB: Ids need not be `Sendable`. In a target built with `-default-isolation MainActor`, a plain
+/// `enum CancelID { case load }` is main-actor isolated, and so is its `Hashable` conformance. The
+/// box is sound anyway: the value is `sending` (no one else holds it), it is hashed in the caller's
+/// own isolation when the id is made, and after that only compared, by the store, on the main
+/// actor. Nothing else reads it.
 struct EffectID: Hashable, Sendable {
-  private let box: any IDBox
+  private let box: IDBox
 
-  init<Value: Hashable & Sendable>(_ value: Value) {
+  init<Value: Hashable>(_ value: sending Value) {
     box = TypedIDBox(value)
   }
 
@@ -350,30 +360,30 @@ struct EffectID: Hashable, Sendable {
     hasher.combine(box.hash)
   }
 
-  /// The value the id was made from. For tests.
-  var base: any Hashable & Sendable { box.base }
+  /// The value the id was made from. For tests, on the main actor.
+  @MainActor var base: any Hashable { box.base }
 }
 
-private protocol IDBox: AnyObject, Sendable {
-  var hash: Int { get }
-  var base: any Hashable & Sendable { get }
-  func isEqual(to other: any IDBox) -> Bool
-}
-
-private final class TypedIDBox<Value: Hashable & Sendable>: IDBox {
-  let value: Value
+private class IDBox: @unchecked Sendable {
   let hash: Int
-  var base: any Hashable & Sendable { value }
+  init(hash: Int) { self.hash = hash }
+  @MainActor var base: any Hashable { fatalError("MiniRedux: IDBox is abstract") }
+  func isEqual(to other: IDBox) -> Bool { fatalError("MiniRedux: IDBox is abstract") }
+}
 
-  init(_ value: Value) {
+private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
+  let value: Value
+  @MainActor override var base: any Hashable { value }
+
+  init(_ value: sending Value) {
     var hasher = Hasher()
     hasher.combine(ObjectIdentifier(Value.self))
     hasher.combine(value)
     self.value = value
-    self.hash = hasher.finalize()
+    super.init(hash: hasher.finalize())
   }
 
-  func isEqual(to other: any IDBox) -> Bool {
+  override func isEqual(to other: IDBox) -> Bool {
     guard let other = other as? Self else { return false }
     return value == other.value
   }

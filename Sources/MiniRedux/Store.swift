@@ -1,3 +1,5 @@
+// MiniRedux · Copyright (c) 2026 The MiniRedux authors · MIT License: https://opensource.org/license/mit
+
 import Observation
 
 #if canImport(Combine)
@@ -40,8 +42,9 @@ import Observation
 /// ```
 ///
 /// > Important: Inside the reducer, read and write the `inout` state you are given, not
-/// > `store.state`: the store's state is being mutated in place at that moment, and Swift's
-/// > exclusivity checks stop a second access.
+/// > `store.state`: the store's state is being mutated in place at that moment, so reading it
+/// > stops the program with a message that says so. ``subscribe(_:)`` works there: the first
+/// > call comes when the `send` in progress has finished.
 @MainActor
 public final class Store<State, Action: Sendable> {
   /// The current state. It changes only by reducing an action.
@@ -50,6 +53,7 @@ public final class Store<State, Action: Sendable> {
   public private(set) var state: State {
     get {
       if let scope { return scope.state() }
+      if isReducing { Self.stateReadWhileReducing() }
       registrar.access(self, keyPath: stateKeyPath)
       return _state.unsafelyUnwrapped
     }
@@ -59,6 +63,9 @@ public final class Store<State, Action: Sendable> {
       #endif
       registrar.willSet(self, keyPath: stateKeyPath)
       defer { registrar.didSet(self, keyPath: stateKeyPath) }
+      // NB: Only while the state is lent out: observers told in willSet may still read it.
+      isReducing = true
+      defer { isReducing = false }
       yield &_state!
     }
   }
@@ -77,6 +84,8 @@ public final class Store<State, Action: Sendable> {
   private var queue: [Action] = []
   private var queueGroups: [EffectGroup?] = []
   private var isSending = false
+  /// Whether the state is lent `inout` to the reducer, so no one else may read it.
+  private var isReducing = false
   /// Concatenations whose step ended while a send was reducing; their next step starts once
   /// the send has reduced everything it queued.
   private var endedSteps: [EffectGroup] = []
@@ -223,7 +232,8 @@ public final class Store<State, Action: Sendable> {
     let id = nextListenerID
     nextListenerID += 1
     listeners.append((id, listener))
-    listener(_state.unsafelyUnwrapped)
+    // NB: Inside the reducer the state is lent out; the send in progress notifies at its end.
+    if !isReducing { listener(_state.unsafelyUnwrapped) }
     return StoreSubscription { [weak self] in
       self?.listeners.removeAll { $0.id == id }
     }
@@ -355,23 +365,6 @@ public struct StoreSubscription: Sendable {
 // MARK: - Runtime
 
 extension Store {
-  /// What an effect inherits from the effects around it.
-  struct Context {
-    let origin: Action
-    /// The group the effect joins: that of the `send` it descends from, or of a concatenation's
-    /// current step. A `send` makes its group when its first task-backed effect starts, so an
-    /// action that returns only `.send`s makes none.
-    var group: EffectGroup?
-    var ids: [EffectID] = []
-
-    @MainActor mutating func joinedGroup(_ registry: EffectRegistry) -> EffectGroup {
-      if let group { return group }
-      let made = EffectGroup(registry)
-      group = made
-      return made
-    }
-  }
-
   /// Reduces one action and starts its effect in `group`, made if needed and there is none.
   private func reduce(_ action: Action, _ group: inout EffectGroup?) {
     let effect = reducer(&state, action)
@@ -379,17 +372,27 @@ extension Store {
     start(effect, origin: action, group: &group)
   }
 
-  // NB: Kept out of line so the `.none` path above never builds a `Context`, whose generic
-  // metadata the runtime would look up on every send.
+  /// Stops the program: reading `state` now would be an exclusivity violation, which crashes with
+  /// a message that does not say what to do.
+  private static func stateReadWhileReducing() -> Never {
+    fatalError(
+      """
+      MiniRedux: store.state was read inside the reducer of a Store<\(State.self), \(Action.self)>, \
+      while that reducer is changing it. Read and write the `inout` state the reducer is given \
+      instead; to react to the new state, use subscribe(_:) or an observer.
+      """)
+  }
+
+  // NB: Kept out of line so the `.none` path above never builds a context.
   @inline(never)
   private func start(_ effect: Effect<Action>, origin: Action, group: inout EffectGroup?) {
-    var context = Context(origin: origin, group: group)
-    start(effect, &context)
+    var context = EffectContext(group: group)
+    start(effect, origin, &context)
     group = context.group
   }
 
   /// Starts `effect` in the context's group, registering every part the moment it starts.
-  private func start(_ effect: Effect<Action>, _ context: inout Context) {
+  private func start(_ effect: Effect<Action>, _ origin: Action, _ context: inout EffectContext) {
     switch effect.operation {
     case .none:
       break
@@ -402,12 +405,12 @@ extension Store {
       guard !group.isCancelled else { return }
       let running = Running(ids: context.ids, group: group)
       let send = Send<Action> { [weak self] action in self?.deliver(action, from: running) }
-      let task = Self.spawn(work, priority, send, context.origin, running)
+      let task = Self.spawn(work, priority, send, origin, running)
       effects.register(running, task)
 
     case .merge(let effects):
       for effect in effects {
-        start(effect, &context)
+        start(effect, origin, &context)
       }
 
     case .concatenate(let steps):
@@ -417,16 +420,16 @@ extension Store {
       let stepGroup = EffectGroup(effects)
       concatenation.steps = stepGroup
       effects.register(concatenation, nil)
-      let stepContext = Context(origin: context.origin, group: stepGroup, ids: context.ids)
+      let stepContext = EffectContext(group: stepGroup, ids: context.ids)
       stepGroup.whenEmpty = { [weak self] mayWait in
         guard let self else { return concatenation.end() }
         if mayWait && self.isSending {
           self.endedSteps.append(stepGroup)
         } else {
-          self.advance(concatenation, steps, stepContext)
+          self.advance(concatenation, steps, origin, stepContext)
         }
       }
-      advance(concatenation, steps, stepContext)
+      advance(concatenation, steps, origin, stepContext)
 
     case .cancel(let id):
       effects.cancel(id)
@@ -435,7 +438,7 @@ extension Store {
       if cancelInFlight { effects.cancel(id) }
       var inner = context
       inner.ids.append(id)
-      start(effect, &inner)
+      start(effect, origin, &inner)
       context.group = inner.group
     }
   }
@@ -446,12 +449,13 @@ extension Store {
   /// then the actions it sends are reduced, then steps that ended meanwhile move on. So a step
   /// never interleaves with its siblings, and this is never re-entered.
   private func advance(
-    _ concatenation: Running, _ steps: [Effect<Action>], _ context: Context
+    _ concatenation: Running, _ steps: [Effect<Action>], _ origin: Action,
+    _ context: EffectContext
   ) {
     guard isSending else {
       var none: EffectGroup?
       isSending = true
-      advance(concatenation, steps, context)
+      advance(concatenation, steps, origin, context)
       finishSending(&none)
       return
     }
@@ -460,7 +464,7 @@ extension Store {
       let step = steps[concatenation.nextStep]
       concatenation.nextStep += 1
       var context = context
-      start(step, &context)
+      start(step, origin, &context)
       // NB: A step that started nothing has ended; the next one starts after the send's queue.
       if concatenation.steps!.count == 0 { endedSteps.append(concatenation.steps!) }
     } else {
@@ -526,6 +530,25 @@ extension StoreTask {
   /// The number of effects this task holds: those in flight, cancelled ones still winding down,
   /// and actions queued into it. For tests.
   @MainActor var heldCount: Int { group?.count ?? 0 }
+}
+
+/// What an effect inherits from the effects around it.
+///
+/// NB: Not nested in the generic `Store`: a nested type's metadata is looked up at run time on
+/// every effect a store starts.
+struct EffectContext {
+  /// The group the effect joins: that of the `send` it descends from, or of a concatenation's
+  /// current step. A `send` makes its group when its first task-backed effect starts, so an
+  /// action that returns only `.send`s makes none.
+  var group: EffectGroup?
+  var ids: [EffectID] = []
+
+  @MainActor mutating func joinedGroup(_ registry: EffectRegistry) -> EffectGroup {
+    if let group { return group }
+    let made = EffectGroup(registry)
+    group = made
+    return made
+  }
 }
 
 /// The effects in flight that descend from one `send` (the group a ``StoreTask`` refers to), or
@@ -688,7 +711,11 @@ final class EffectRegistry {
     private(set) var first: Running?
     private var others: [ObjectIdentifier: Running] = [:]
 
-    var all: [Running] { first.map { [$0] + others.values } ?? [] }
+    func forEach(_ body: (Running) -> Void) {
+      guard let first else { return }
+      body(first)
+      for running in others.values { body(running) }
+    }
 
     mutating func insert(_ running: Running) {
       if first == nil { first = running } else { others[ObjectIdentifier(running)] = running }
@@ -731,9 +758,7 @@ final class EffectRegistry {
   /// Cancels every effect registered under `id`.
   func cancel(_ id: EffectID) {
     guard let members = byID.removeValue(forKey: id) else { return }
-    for running in members.all {
-      unregister(running, except: id).map(cancel)
-    }
+    members.forEach { unregister($0, except: id).map(cancel) }
   }
 
   /// Cancels one effect, if it is still in flight.

@@ -192,6 +192,27 @@ struct CancellationTests {
     gate.open()
   }
 
+  @Test("an id with a main-actor-isolated Hashable conformance works; it is used on main only")
+  func mainActorIsolatedID() async {
+    // Given an id like `enum CancelID { case load }` in an app target built with
+    // `-default-isolation MainActor`: a conformance that may be used only on the main actor.
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let store = makeStore()
+    store.send(.start(gated(gate, "x", seen).cancellable(id: MainActorID(value: 1))))
+    store.send(.start(gated(gate, "y", seen).cancellable(id: MainActorID(value: 2))))
+
+    // When one of them is cancelled by an equal id made later
+    store.send(.start(.cancel(id: MainActorID(value: 1))))
+
+    // Then exactly that effect was found, and every hash and comparison ran on the main thread.
+    #expect(store.inFlightEffectCount == 1)
+    #expect(MainActorID.uses.values.contains("=="))
+    #expect(MainActorID.uses.values.allSatisfy { !$0.hasPrefix("off main") })
+    #expect(await Task.detached { MainActorID.onMainQueue }.value == false)
+    gate.open()
+  }
+
   @Test("nested cancellable wrappers all apply")
   func nested() {
     let gate = Gate()
@@ -646,5 +667,31 @@ struct MapTests {
     #expect(Array(store.state.prefix(3)) == ["start", "tick(1)", "start"])
     #expect(Set(store.state.dropFirst(3)) == ["tick(2)", "tick(4)"])
     #expect(store.inFlightEffectCount == 0)
+  }
+}
+
+/// An id whose `Hashable` conformance is isolated to the main actor, as every type's is in a target
+/// built with `-default-isolation MainActor`. It records where it was hashed and compared.
+struct MainActorID: @MainActor Hashable {
+  static let uses = Recorder<String>()
+  let value: Int
+
+  /// Whether this code runs on the main actor's queue. NB: On Linux the main queue is drained by
+  /// a worker thread once the test runner calls dispatchMain(), so `Thread.isMainThread` can't say.
+  static var onMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
+  static let mainQueueKey: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    uses.append(onMainQueue ? "==" : "off main ==")
+    return lhs.value == rhs.value
+  }
+
+  func hash(into hasher: inout Hasher) {
+    Self.uses.append(Self.onMainQueue ? "hash" : "off main hash")
+    hasher.combine(value)
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import MiniRedux
@@ -136,5 +137,91 @@ struct LongLivedTests {
     gate.open()
     await eventually { task.heldCount == 0 }
     #expect(reduced.values.count == 1)
+  }
+}
+
+@MainActor
+@Suite("Soak: live heap of a long-lived effect and of a long chain")
+struct LongLivedSoakTests {
+  enum Action: Sendable { case listen, message(Int), saved, tick(Int) }
+
+  nonisolated static let enabled = ProcessInfo.processInfo.environment["MINIREDUX_SOAK"] == "1"
+  nonisolated static let checkpoints = (first: 20_000, last: 220_000)
+
+  // NB: Opt-in like SoakTests: MINIREDUX_SOAK=1 swift test --filter LongLivedSoakTests
+  @Test(
+    "one effect delivering 220,000 messages, each starting a save: flat live heap",
+    .enabled(if: enabled), .enabled(if: Sanitizer.current == .none),
+    .enabled(if: liveHeapBytes() != nil))
+  func stream() async {
+    let (first, last) = Self.checkpoints
+    let heap = Locked<[Int]>([])
+    let saves = Locked(0)
+    let store = Store<Int, Action>(initialState: 0) { saved, action in
+      switch action {
+      case .listen:
+        return .run { send in
+          for i in 1...last {
+            await send(.message(i))
+            guard i == first || i == last else { continue }
+            // Every save so far has ended: what is left is what the store holds for the stream.
+            for _ in 0..<1_000_000 where saves.current < i { await Task.yield() }
+            await Self.record(heap)
+          }
+        }
+      case .message:
+        return .run { send in await send(.saved) }
+      case .saved:
+        saved += 1
+        saves.withLock { $0 += 1 }
+        return .none
+      case .tick:
+        return .none
+      }
+    }
+    await store.send(.listen).finish()
+    Self.report("stream", heap.current, last - first)
+    #expect(store.state == last)
+    #expect(heap.current.count == 2 && heap.current[1] - heap.current[0] < 1 << 20)
+  }
+
+  @Test(
+    "a chain of 220,000 links, each link's effect sending the next: flat live heap",
+    .enabled(if: enabled), .enabled(if: Sanitizer.current == .none),
+    .enabled(if: liveHeapBytes() != nil))
+  func chain() async {
+    let (first, last) = Self.checkpoints
+    let heap = Locked<[Int]>([])
+    let store = Store<Int, Action>(initialState: 0) { links, action in
+      switch action {
+      case .tick(let i):
+        links += 1
+        guard i < last else { return .none }
+        return .run { send in
+          if i == first || i == last - 1 { await Self.record(heap) }
+          await send(.tick(i + 1))
+        }
+      case .listen, .message, .saved:
+        return .none
+      }
+    }
+    await store.send(.tick(1)).finish()
+    Self.report("chain", heap.current, last - first)
+    #expect(store.state == last)
+    #expect(heap.current.count == 2 && heap.current[1] - heap.current[0] < 1 << 20)
+  }
+
+  nonisolated static func record(_ heap: Locked<[Int]>) async {
+    let bytes = liveHeapBytes()!
+    heap.withLock { $0.append(bytes) }
+  }
+
+  static func report(_ shape: String, _ heap: [Int], _ span: Int) {
+    guard heap.count == 2 else { return }
+    let growth = heap[1] - heap[0]
+    print(
+      "[soak] \(shape): live heap \(heap[0]) → \(heap[1]) bytes over \(span) steps "
+        + "(\(growth >= 0 ? "+" : "")\(growth), \((Double(growth) / Double(span)).formatted2) B/step)"
+    )
   }
 }

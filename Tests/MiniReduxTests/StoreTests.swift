@@ -255,3 +255,56 @@ struct InitialActionTests {
     #expect(store.state == ["loading", "done"])
   }
 }
+
+@MainActor
+@Suite("Misuse inside the reducer: a MiniRedux message, never an exclusivity crash")
+struct ReducerMisuseTests {
+  enum Action: Sendable { case subscribe, add(Int) }
+
+  @Test("subscribe inside the reducer works: the first call comes when the send has finished")
+  func subscribeInReducer() {
+    // Given a reducer that subscribes to its own store
+    let box = Box<Store<[Int], Action>>()
+    var seen: [[Int]] = []
+    let store = Store<[Int], Action>(initialState: []) { state, action in
+      switch action {
+      case .subscribe:
+        state.append(0)
+        box.value!.subscribe { seen.append($0) }
+        return .send(.add(1))
+      case .add(let n):
+        state.append(n)
+        return .none
+      }
+    }
+    box.value = store
+
+    // When it subscribes, then the store changes again
+    store.send(.subscribe)
+    #expect(seen == [[0, 1]])
+    store.send(.add(2))
+
+    // Then the listener heard of the state after each send, once each
+    #expect(seen == [[0, 1], [0, 1, 2]])
+  }
+
+  @Test("reading store.state inside the reducer stops with a message that says what to do")
+  func stateReadInReducer() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      @MainActor func run() {
+        let box = Box<Store<Int, Action>>()
+        let store = Store<Int, Action>(initialState: 0) { state, _ in
+          state = box.value!.state + 1
+          return .none
+        }
+        box.value = store
+        store.send(.add(1))
+      }
+      await run()
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("MiniRedux: store.state was read inside the reducer"))
+    #expect(message.contains("Read and write the `inout` state the reducer is given"))
+    #expect(!message.contains("Simultaneous accesses"))
+  }
+}
