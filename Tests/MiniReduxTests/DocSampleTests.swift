@@ -3,8 +3,9 @@ import Testing
 
 /// Every code sample must compile, so none can rot: each ```swift block in the doc comments and
 /// in README.md must appear, line by line and in order, in a region of DocSamples.swift (which
-/// the test target compiles), in a Playground script (which CI runs), or in .ci/check-combine
-/// (which compiles the Combine code on Linux).
+/// the test target compiles), in a Playground script (which CI runs), in .ci/check-combine
+/// (which compiles the Combine code on Linux), or in .ci/check-package (which builds the README's
+/// Package.swift samples).
 @Suite("Code samples")
 struct DocSampleTests {
   static let root = URL(fileURLWithPath: #filePath)
@@ -53,6 +54,7 @@ struct DocSampleTests {
       regions.append((file, lines(try read("Playground/\(file)"))))
     }
     regions.append((".ci/check-combine", lines(try read(".ci/check-combine"))))
+    regions.append((".ci/check-package", lines(try read(".ci/check-package"))))
     return regions
   }
 

@@ -2,7 +2,8 @@
 //
 // Each region starts with a `// Sample:` line. DocSampleTests checks that every ```swift block
 // in Sources/ and README.md appears, line by line and in order, in one region here, in one
-// Playground script, or in .ci/check-combine (which compiles the Combine code).
+// Playground script, in .ci/check-combine (which compiles the Combine code), or in
+// .ci/check-package (which builds the README's Package.swift samples).
 //
 // The samples use only the public API: .ci/check-isolation compiles this file with a plain
 // `import MiniRedux`, under Xcode's newer isolation defaults, as a user's own code would be.
