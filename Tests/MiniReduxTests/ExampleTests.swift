@@ -2,9 +2,10 @@ import Testing
 
 @testable import MiniRedux
 
-/// The examples of the library we descend from (seed 004), as tests.
+/// The examples of the original MiniRedux README (github.com/ba01ei/swift-mini-redux), the library
+/// we descend from, as tests.
 @MainActor
-@Suite("Seed 004 examples")
+@Suite("Examples from the original MiniRedux README")
 struct ExampleTests {
   struct Counter {
     struct State { var count = 0 }
