@@ -93,3 +93,49 @@ struct DocSampleTests {
     #expect(!regions.contains { Self.isSubsequence(stray, of: $0.lines) })
   }
 }
+
+/// User-facing text names what users can read (the original MiniRedux README, TCA's docs, the
+/// SwiftRex and Pulse articles), never documents that only this project's authors have.
+@Suite("User-facing text")
+struct UserFacingTextTests {
+  static var forbidden: Regex<Substring> { #/(?i)\bseeds?\s*#?\s*0\d\d|\bseeds\b|design doc/# }
+
+  static func userFacingFiles() throws -> [String] {
+    var files = ["README.md", "CHANGELOG.md"]
+    for folder in ["Sources", "Playground"] {
+      let url = DocSampleTests.root.appendingPathComponent(folder)
+      let enumerator = FileManager.default.enumerator(atPath: url.path)
+      while let path = enumerator?.nextObject() as? String {
+        guard !path.hasPrefix(".cache"), path.hasSuffix(".swift") || path.hasSuffix(".md") else {
+          continue
+        }
+        files.append("\(folder)/\(path)")
+      }
+    }
+    return files.filter {
+      FileManager.default.fileExists(atPath: DocSampleTests.root.appendingPathComponent($0).path)
+    }
+  }
+
+  @Test("README, CHANGELOG, sources, docs and Playground scripts never mention seeds")
+  func noSeedReferences() throws {
+    let files = try Self.userFacingFiles()
+    #expect(files.contains("README.md") && files.contains("Playground/Counter.swift"))
+    for file in files {
+      let lines = try DocSampleTests.read(file).split(separator: "\n")
+      for (index, line) in lines.enumerated() where line.contains(Self.forbidden) {
+        Issue.record("\(file):\(index + 1) refers to a document users do not have: \(line)")
+      }
+    }
+  }
+
+  @Test("the check catches the old wording")
+  func checkCanFail() {
+    for text in ["the smallest feature (seed 004)", "Seed 002's search", "the design documents"] {
+      #expect(text.contains(Self.forbidden))
+    }
+    for text in ["random but seeded", "let seed = 7", "MINIREDUX_STORM_SEED"] {
+      #expect(!text.contains(Self.forbidden))
+    }
+  }
+}
