@@ -270,14 +270,19 @@ extension Effect {
 /// }
 /// ```
 public struct Send<Action: Sendable>: Sendable {
-  let deliver: @MainActor @Sendable (Action) -> Void
+  /// The effect sending, and its store's way in; shared by all its effects, so starting an
+  /// effect makes no closure.
+  let running: Running
+  let deliver: @MainActor @Sendable (Action, Running) -> Void
 
-  init(deliver: @escaping @MainActor @Sendable (Action) -> Void) {
+  init(_ running: Running, deliver: @escaping @MainActor @Sendable (Action, Running) -> Void) {
+    self.running = running
     self.deliver = deliver
   }
 
   init<Parent>(_ parent: Send<Parent>, _ transform: @escaping @Sendable (Action) -> Parent) {
-    self.deliver = { action in parent(transform(action)) }
+    self.running = parent.running
+    self.deliver = { action, running in parent.deliver(transform(action), running) }
   }
 
   /// Sends `action` to the store, unless the effect has been cancelled.
@@ -285,7 +290,7 @@ public struct Send<Action: Sendable>: Sendable {
   public func callAsFunction(_ action: Action) {
     // NB: A cancelled operation may still reach this line; cancellation must win.
     guard !Task.isCancelled else { return }
-    deliver(action)
+    deliver(action, running)
   }
 }
 
@@ -384,8 +389,9 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   }
 
   override func isEqual(to other: IDBox) -> Bool {
-    guard let other = other as? Self else { return false }
-    return value == other.value
+    // NB: A metatype comparison, then an unchecked cast: `as?` costs a dynamic cast per lookup.
+    guard type(of: other) == Self.self else { return false }
+    return value == unsafeDowncast(other, to: Self.self).value
   }
 }
 

@@ -90,6 +90,7 @@ public final class Store<State, Action: Sendable> {
   /// the send has reduced everything it queued.
   private var endedSteps: [EffectGroup] = []
   private let effects = EffectRegistry()
+  private var _deliverer: (@MainActor @Sendable (Action, Running) -> Void)?
   private var listeners: [(id: UInt64, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
   }
@@ -176,6 +177,11 @@ public final class Store<State, Action: Sendable> {
   /// Reduces every queued action, starts the concatenation steps that became due, and notifies
   /// subscribers once, until nothing is left to do; then the send in progress is over.
   private func finishSending(_ root: inout EffectGroup?) {
+    // NB: The common case, an action that queued nothing and no one to notify, in few checks.
+    guard !queueGroups.isEmpty || !endedSteps.isEmpty || hasListeners else {
+      isSending = false
+      return
+    }
     defer { isSending = false }
     var index = 0
     while true {
@@ -404,7 +410,7 @@ extension Store {
       let group = context.joinedGroup(effects)
       guard !group.isCancelled else { return }
       let running = Running(ids: context.ids, group: group)
-      let send = Send<Action> { [weak self] action in self?.deliver(action, from: running) }
+      let send = Send(running, deliver: deliverer)
       let task = Self.spawn(work, priority, send, origin, running)
       effects.register(running, task)
 
@@ -504,6 +510,16 @@ extension Store {
       await work.perform(send, startedBy: origin)
       await running.end()
     }
+  }
+
+  /// How a `Send` reaches this store; made once, it holds the store weakly.
+  private var deliverer: @MainActor @Sendable (Action, Running) -> Void {
+    if let made = _deliverer { return made }
+    let made: @MainActor @Sendable (Action, Running) -> Void = { [weak self] action, running in
+      self?.deliver(action, from: running)
+    }
+    _deliverer = made
+    return made
   }
 
   private func deliver(_ action: Action, from running: Running) {

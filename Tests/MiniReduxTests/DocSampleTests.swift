@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// Every code sample must compile, so none can rot: each ```swift block in the doc comments and
-/// in README.md must appear, line by line and in order, in a region of DocSamples.swift (which
-/// the test target compiles), in a Playground script (which CI runs), in .ci/check-combine
-/// (which compiles the Combine code on Linux), or in .ci/check-package (which builds the README's
-/// Package.swift samples).
+/// Every code sample must compile, so none can rot: each ```swift block in the doc comments, in
+/// README.md and in the articles of the DocC catalog must appear, line by line and in order, in a
+/// region of DocSamples.swift (which the test target compiles), in a Playground script (which CI
+/// runs), in .ci/check-combine (which compiles the Combine code on Linux), or in .ci/check-package
+/// (which builds the README's Package.swift samples).
 @Suite("Code samples")
 struct DocSampleTests {
   static let root = URL(fileURLWithPath: #filePath)
@@ -58,6 +58,15 @@ struct DocSampleTests {
     return regions
   }
 
+  static let catalog = "Sources/MiniRedux/MiniRedux.docc"
+
+  /// The paths of the catalog's articles, the landing page included.
+  static func articles() throws -> [String] {
+    let folder = root.appendingPathComponent(catalog)
+    return try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+  }
+
   static func isSubsequence(_ sample: [String], of region: [String]) -> Bool {
     var remaining = sample[...]
     for line in region where line == remaining.first {
@@ -67,7 +76,7 @@ struct DocSampleTests {
     return remaining.isEmpty
   }
 
-  @Test("every sample in the doc comments and README.md is compiled or run somewhere")
+  @Test("every sample in the doc comments, README.md and the articles is compiled or run")
   func everySampleIsChecked() throws {
     let regions = try Self.regions()
     var samples: [(String, [String])] = []
@@ -77,6 +86,13 @@ struct DocSampleTests {
     samples += Self.samples(in: try Self.read("README.md"), docComments: false)
       .map { ("README.md", $0) }
     #expect(samples.count >= 15)
+    var articleSampleCount = 0
+    for file in try Self.articles() {
+      let found = Self.samples(in: try Self.read(file), docComments: false)
+      articleSampleCount += found.count
+      samples += found.map { (file, $0) }
+    }
+    #expect(articleSampleCount >= 10, "the articles' samples were not found")
 
     for (file, sample) in samples {
       let home = regions.first { Self.isSubsequence(sample, of: $0.lines) }

@@ -1,4 +1,5 @@
-// The code samples of the doc comments and README.md, compiled inside real reducers.
+// The code samples of the doc comments, README.md and the DocC articles, compiled inside real
+// reducers.
 //
 // Each region starts with a `// Sample:` line. DocSampleTests checks that every ```swift block
 // in Sources/ and README.md appears, line by line and in order, in one region here, in one
@@ -262,5 +263,518 @@ struct DocSamples {
       appStore.scope(state: \.counter, action: AppAction.counter)
     counter.send(.incrementTapped)  // reduced by the app's reducer as .counter(.incrementTapped)
     #expect(appStore.state.counter.count == 1)
+  }
+}
+
+// MARK: - The articles of Sources/MiniRedux/MiniRedux.docc
+
+@MainActor
+@Suite("Article samples")
+struct ArticleSamples {
+  // Sample: MiniRedux.md (landing page)
+  @Test("the landing page's debounce sample compiles")
+  func landing() async {
+    struct State { var query = "", results: [String] = [] }
+    enum Action { case queryChanged(String), resultsLoaded([String]) }
+    let api = DocStubs.api
+    enum CancelID { case search }
+
+    let store = Store<State, Action>(initialState: State()) { state, action in
+      switch action {
+      case .queryChanged(let query):
+        state.query = query
+        return .run { send in
+          await send(.resultsLoaded(try await api.search(query)))
+        }
+        .debounce(id: CancelID.search, for: .milliseconds(300))
+      case .resultsLoaded(let results):
+        state.results = results
+        return .none
+      }
+    }
+    // NB: The debounce waits on the real clock; cancel it rather than wait 300 ms.
+    let typed = store.send(.queryChanged("swift"))
+    typed.cancel()
+    await typed.finish()
+    #expect(store.state.query == "swift")
+    #expect(store.state.results.isEmpty)
+  }
+
+  // Sample: GettingStarted.md, a feature and a store
+  @Test("Getting started: the counter reduces taps synchronously")
+  func gettingStartedCounter() {
+    struct Counter {
+      struct State {
+        var count = 0
+      }
+      enum Action {
+        case incrementTapped
+        case decrementTapped
+      }
+
+      static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+        switch action {
+        case .incrementTapped:
+          state.count += 1
+          return .none
+        case .decrementTapped:
+          state.count -= 1
+          return .none
+        }
+      }
+    }
+
+    let store = Store(initialState: Counter.State(), Counter.reduce)
+    store.send(.incrementTapped)
+    store.send(.incrementTapped)
+    store.send(.decrementTapped)
+    print(store.state.count)  // 1
+    #expect(store.state.count == 1)
+  }
+
+  // Sample: GettingStarted.md, an effect
+  @Test("Getting started: the fact effect delivers its answer, and its error as an action")
+  func gettingStartedEffect() async {
+    struct Counter {
+      struct State {
+        var count = 0
+        var fact: String?
+        var isLoadingFact = false
+      }
+      enum Action {
+        case incrementTapped
+        case factTapped
+        case factLoaded(String)
+      }
+
+      static func reducer(
+        fact: @escaping @Sendable (Int) async throws -> String
+      ) -> @MainActor (inout State, Action) -> Effect<Action> {
+        return { state, action in
+          switch action {
+          case .incrementTapped:
+            state.count += 1
+            state.fact = nil
+            return .none
+          case .factTapped:
+            state.isLoadingFact = true
+            let count = state.count
+            return .run { send in
+              await send(.factLoaded(try await fact(count)))
+            } catch: { error, send in
+              await send(.factLoaded("No fact about \(count): \(error)"))
+            }
+          case .factLoaded(let text):
+            state.isLoadingFact = false
+            state.fact = text
+            return .none
+          }
+        }
+      }
+    }
+
+    let store = Store(
+      initialState: Counter.State(),
+      Counter.reducer(fact: { number in "\(number) is the loneliest number." }))
+    store.send(.incrementTapped)
+    await store.send(.factTapped).finish()
+    print(store.state.fact ?? "none")  // 1 is the loneliest number.
+    #expect(store.state.fact == "1 is the loneliest number.")
+    #expect(!store.state.isLoadingFact)
+
+    struct Offline: Error, CustomStringConvertible { var description: String { "offline" } }
+    let failing = Store(
+      initialState: Counter.State(), Counter.reducer(fact: { _ in throw Offline() }))
+    await failing.send(.factTapped).finish()
+    #expect(failing.state.fact == "No fact about 0: offline")
+  }
+
+  /// The user service of the effect samples: the user, their posts, and a save that fails.
+  struct ProfileAPI: Sendable {
+    struct SaveFailed: Error {}
+    let saved = Recorder<String>()
+    func user(_ id: Int) async throws -> String { "user \(id)" }
+    func posts(_ id: Int) async throws -> [String] { ["post by \(id)"] }
+    func save(_ draft: String) async throws {
+      saved.append(draft)
+      throw SaveFailed()
+    }
+  }
+
+  // Sample: EffectsAndCancellation.md, run, merge and concatenate
+  @Test("Effects: run delivers, merge starts both, concatenate goes on after a failed step")
+  func effectsRun() async {
+    struct State {
+      var userID = 7
+      var isLoading = false
+      var user: String?
+      var posts: [String] = []
+      var draft = "Hello"
+      var log: [String] = []
+    }
+    enum Action {
+      case loadTapped, userLoaded(String), loadFailed(String)
+      case onAppear, postsLoaded([String])
+      case saveTapped, saved
+    }
+    let api = ProfileAPI()
+    let store = Store<State, Action>(initialState: State()) { state, action in
+      switch action {
+      case .loadTapped:
+        state.isLoading = true
+        let id = state.userID
+        return .run { send in
+          await send(.userLoaded(try await api.user(id)))
+        } catch: { error, send in
+          await send(.loadFailed("\(error)"))
+        }
+      case .onAppear:
+        let id = state.userID
+        return .merge(
+          .run { send in await send(.userLoaded(try await api.user(id))) },
+          .run { send in await send(.postsLoaded(try await api.posts(id))) }
+        )
+      case .saveTapped:
+        let draft = state.draft
+        return .concatenate(
+          .run { _ in try await api.save(draft) },
+          .send(.saved)
+        )
+      case .userLoaded(let user):
+        state.isLoading = false
+        state.user = user
+        return .none
+      case .loadFailed(let message):
+        state.log.append(message)
+        return .none
+      case .postsLoaded(let posts):
+        state.posts = posts
+        return .none
+      case .saved:
+        state.log.append("saved")
+        return .none
+      }
+    }
+
+    await store.send(.loadTapped).finish()
+    #expect(store.state.user == "user 7")
+    #expect(!store.state.isLoading)
+
+    await store.send(.onAppear).finish()
+    #expect(store.state.posts == ["post by 7"])
+
+    // The save throws with no catch: handler: it is reported, and the next step still starts.
+    let (_, reports) = await capturingReports { await store.send(.saveTapped).finish() }
+    #expect(api.saved.values == ["Hello"])
+    #expect(reports.count == 1)
+    #expect(store.state.log == ["saved"])
+  }
+
+  // Sample: EffectsAndCancellation.md, a timer and its StoreTask
+  @Test("Effects: the timer stops when cancelled by id, and when its StoreTask is cancelled")
+  func effectsTimer() async {
+    struct State {
+      var isRunning = false
+      var seconds = 0
+    }
+    enum Action { case startTapped, tick, stopTapped }
+    enum CancelID { case timer }
+
+    let store = Store<State, Action>(initialState: State()) { state, action in
+      switch action {
+      case .startTapped:
+        state.isRunning = true
+        return .run { send in
+          while true {
+            try await Task.sleep(for: .seconds(1))
+            await send(.tick)
+          }
+        }
+        .cancellable(id: CancelID.timer, cancelInFlight: true)
+      case .tick:
+        state.seconds += 1
+        return .none
+      case .stopTapped:
+        state.isRunning = false
+        return .cancel(id: CancelID.timer)
+      }
+    }
+
+    // Given: a running timer. When: Stop is tapped. Then: its effect ends at once.
+    let started = store.send(.startTapped)
+    #expect(store.state.isRunning)
+    store.send(.stopTapped)
+    await started.finish()
+    #expect(!store.state.isRunning)
+
+    let timer = store.send(.startTapped)
+    // Later, when the screen that started the timer goes away:
+    timer.cancel()
+    await timer.finish()
+    #expect(timer.isCancelled)
+    #expect(store.state.seconds == 0)
+  }
+
+  // Sample: EffectsAndCancellation.md, debounce
+  @Test("Effects: a debounced search sends one request per pause; a stale answer never lands")
+  func effectsDebounce() async {
+    struct State {
+      var query = ""
+      var results: [String] = []
+    }
+    enum Action { case queryChanged(String), resultsLoaded([String]) }
+    struct SearchAPI: Sendable {
+      let gate = Gate()
+      let requests = Recorder<String>()
+      func search(_ query: String) async throws -> [String] {
+        requests.append(query)
+        await gate.wait()  // NB: Ignores cancellation, like a response already on its way.
+        return ["\(query) result"]
+      }
+    }
+    let api = SearchAPI()
+    let clock = TestClock()
+    enum CancelID { case search }
+
+    let store = Store<State, Action>(initialState: State()) { state, action in
+      switch action {
+      case .queryChanged(let query):
+        state.query = query
+        guard !query.isEmpty else {
+          state.results = []
+          return .cancel(id: CancelID.search)
+        }
+        return .run { send in
+          await send(.resultsLoaded(try await api.search(query)))
+        }
+        .debounce(id: CancelID.search, for: .milliseconds(300), clock: clock)
+      case .resultsLoaded(let results):
+        state.results = results
+        return .none
+      }
+    }
+
+    // Given: two quick keystrokes; only the second is requested, after a 300 ms pause.
+    store.send(.queryChanged("b"))
+    await eventually { clock.sleeperCount == 1 }
+    let first = store.send(.queryChanged("ba"))
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .milliseconds(300))
+    await eventually { api.requests.values == ["ba"] }
+
+    // When: a keystroke arrives while "ba" is in flight, then "ba" is answered anyway.
+    let second = store.send(.queryChanged("bat"))
+    api.gate.open()
+    await first.finish()
+
+    // Then: the stale answer did not land; the newer query's does.
+    #expect(store.state.results.isEmpty)
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .milliseconds(300))
+    await second.finish()
+    #expect(api.requests.values == ["ba", "bat"])
+    #expect(store.state.results == ["bat result"])
+
+    await store.send(.queryChanged("")).finish()
+    #expect(store.state.results.isEmpty)
+  }
+
+  // Sample: CompositionAndScoping.md
+  @Test("Composition: a parent embeds a child, a list handles delegates, a scope sends through")
+  func composition() async {
+    struct Counter {
+      struct State { var count = 0 }
+      enum Action { case incrementTapped }
+      static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+        state.count += 1
+        return .none
+      }
+    }
+    struct App {
+      struct State {
+        var counter = Counter.State()
+        var saved: [Int] = []
+      }
+      enum Action {
+        case counter(Counter.Action)
+        case saveTapped
+      }
+
+      static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+        switch action {
+        case .counter(let action):
+          return Counter.reduce(&state.counter, action).map(Action.counter)
+        case .saveTapped:
+          state.saved.append(state.counter.count)
+          return .none
+        }
+      }
+    }
+    struct Todo {
+      struct State: Equatable {
+        let id: Int
+        var title: String
+        var isDone = false
+      }
+      enum Action {
+        case toggleTapped
+        case deleteTapped
+        case delegate(Delegate)
+        enum Delegate { case delete }
+      }
+
+      static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+        switch action {
+        case .toggleTapped:
+          state.isDone.toggle()
+          return .none
+        case .deleteTapped:
+          return .send(.delegate(.delete))
+        case .delegate:
+          return .none
+        }
+      }
+    }
+    struct Todos {
+      struct State {
+        var rows: [Todo.State] = []
+      }
+      enum Action {
+        case row(id: Int, Todo.Action)
+      }
+      struct RowEffects: Hashable, Sendable { let id: Int }
+
+      static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+        switch action {
+        case .row(let id, .delegate(.delete)):
+          state.rows.removeAll { $0.id == id }
+          return .cancel(id: RowEffects(id: id))
+        case .row(let id, let action):
+          guard let index = state.rows.firstIndex(where: { $0.id == id }) else { return .none }
+          return Todo.reduce(&state.rows[index], action)
+            .map { Action.row(id: id, $0) }
+            .cancellable(id: RowEffects(id: id))
+        }
+      }
+    }
+
+    // The parent embeds the counter, and a key-path scope sends through it.
+    let appStore = Store(initialState: App.State(), App.reduce)
+    let counter = appStore.scope(state: \.counter, action: App.Action.counter)
+    counter.send(.incrementTapped)
+    appStore.send(.saveTapped)
+    #expect(appStore.state.saved == [1])
+
+    let rows = [Todo.State(id: 1, title: "Milk"), Todo.State(id: 2, title: "Tests")]
+    let id = 2
+    let todos = Store(initialState: Todos.State(rows: rows), Todos.reduce)
+    let row: Store<Todo.State?, Todo.Action> = todos.scope(
+      state: { $0.rows.first { $0.id == id } },
+      action: { .row(id: id, $0) })
+    row.send(.toggleTapped)  // reduced by Todos.reduce as .row(id: id, .toggleTapped)
+    #expect(todos.state.rows.map(\.isDone) == [false, true])
+    #expect(row.state?.isDone == true)
+
+    // A row deletes itself through its delegate action; its store then reads nil.
+    await row.send(.deleteTapped).finish()
+    #expect(todos.state.rows.map(\.id) == [1])
+    #expect(row.state == nil)
+  }
+
+  // Sample: MigratingFromTCA.md
+  @Test("Migrating from TCA: the search reducer runs with live-like and test services")
+  func migratingFromTCA() async {
+    let api = DocStubs.api
+    struct Search {
+      struct State {
+        var query = ""
+        var results: [String] = []
+      }
+      enum Action {
+        case queryChanged(String)
+        case resultsLoaded([String])
+      }
+      enum CancelID { case search }
+
+      static func reducer(
+        search: @escaping @Sendable (String) async throws -> [String],
+        clock: some Clock<Duration>
+      ) -> @MainActor (inout State, Action) -> Effect<Action> {
+        return { state, action in
+          switch action {
+          case .queryChanged(let query):
+            state.query = query
+            return .run { send in
+              await send(.resultsLoaded(try await search(query)))
+            }
+            .debounce(id: CancelID.search, for: .milliseconds(300), clock: clock)
+          case .resultsLoaded(let results):
+            state.results = results
+            return .none
+          }
+        }
+      }
+    }
+
+    let store = Store(
+      initialState: Search.State(),
+      Search.reducer(search: { query in try await api.search(query) }, clock: ContinuousClock()))
+    // NB: Not waiting out the real clock's 300 ms: a test passes its own clock, as below.
+    store.send(.queryChanged("tca")).cancel()
+    #expect(store.state.query == "tca")
+
+    let clock = TestClock()
+    let tested = Store(
+      initialState: Search.State(),
+      Search.reducer(search: { query in ["\(query)!"] }, clock: clock))
+    let typed = tested.send(.queryChanged("swift"))
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .milliseconds(300))
+    await typed.finish()
+    #expect(tested.state.results == ["swift!"])
+  }
+
+  // Sample: MigratingFromMiniRedux.md
+  @Test("Migrating from MiniRedux: the quote loader lands a quote, or an error as a quote")
+  func migratingFromMiniRedux() async {
+    struct RandomQuote {
+      struct State {
+        var text = ""
+      }
+      enum Action {
+        case getQuoteTapped
+        case quoteLoaded(String)
+      }
+      enum CancelID { case load }
+
+      @MainActor static func store(
+        quote: @escaping @Sendable () async throws -> String
+      ) -> Store<State, Action> {
+        return Store(initialState: State()) { state, action in
+          switch action {
+          case .getQuoteTapped:
+            state.text = "Loading..."
+            return .run { send in
+              await send(.quoteLoaded(try await quote()))
+            } catch: { error, send in
+              await send(.quoteLoaded("Error: \(error)"))
+            }
+            .cancellable(id: CancelID.load, cancelInFlight: true)
+          case .quoteLoaded(let text):
+            state.text = text
+            return .none
+          }
+        }
+      }
+    }
+
+    let store = RandomQuote.store(quote: { "Simplicity - Anonymous" })
+    await store.send(.getQuoteTapped).finish()
+    #expect(store.state.text == "Simplicity - Anonymous")
+
+    struct Offline: Error {}
+    let failing = RandomQuote.store(quote: { throw Offline() })
+    await failing.send(.getQuoteTapped).finish()
+    #expect(failing.state.text == "Error: Offline()")
   }
 }
