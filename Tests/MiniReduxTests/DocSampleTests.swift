@@ -145,6 +145,21 @@ struct UserFacingTextTests {
     }
   }
 
+  @Test("LICENSE is MIT, and both source files carry its copyright line, as they travel alone")
+  func licenseTravelsWithTheSources() throws {
+    let license = try DocSampleTests.read("LICENSE")
+    let copyright = "Copyright (c) 2026 The MiniRedux authors"
+    #expect(license.hasPrefix("MIT License\n"))
+    #expect(license.contains(copyright))
+    #expect(license.contains("THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND"))
+    for file in ["Sources/MiniRedux/Store.swift", "Sources/MiniRedux/Effect.swift"] {
+      let firstLine = try DocSampleTests.read(file).prefix { $0 != "\n" }
+      #expect(
+        firstLine.hasPrefix("//") && firstLine.contains(copyright) && firstLine.contains("MIT"),
+        "\(file) should start with a one-line MIT license notice naming \(copyright)")
+    }
+  }
+
   @Test("the check catches the old wording")
   func checkCanFail() {
     for text in ["the smallest feature (seed 004)", "Seed 002's search", "the design documents"] {
