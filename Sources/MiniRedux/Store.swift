@@ -43,7 +43,7 @@ import Observation
 ///
 /// > Important: Inside the reducer, read and write the `inout` state you are given, not
 /// > `store.state`: the store's state is being mutated in place at that moment, so reading it
-/// > stops the program with a message that says so. ``subscribe(_:)`` works there: the first
+/// > stops the program with a message that says so. Its own ``subscribe(_:)`` works there: the first
 /// > call comes when the `send` in progress has finished.
 @MainActor
 public final class Store<State, Action: Sendable> {
@@ -52,7 +52,10 @@ public final class Store<State, Action: Sendable> {
   /// A scoped store reads it through its parent, so it is never stale.
   public private(set) var state: State {
     get {
-      if let scope { return scope.state() }
+      if let scope {
+        accessState()
+        return scope.state()
+      }
       if isReducing { Self.stateReadWhileReducing() }
       registrar.access(self, keyPath: stateKeyPath)
       return _state.unsafelyUnwrapped
@@ -97,9 +100,21 @@ public final class Store<State, Action: Sendable> {
   // NB: `listeners.isEmpty` in unspecialized generic code looks up type metadata on every send.
   private var hasListeners = false
   private var nextListenerID: UInt64 = 0
+  /// Scoped stores with `Equatable` state that this store notifies after a send; released ones
+  /// are forgotten on the next send, or when the list has doubled since it was last pruned.
+  private var scopes: [ScopeReference<State>] = [] {
+    didSet { hasScopes = !scopes.isEmpty }
+  }
+  // NB: Like `hasListeners`: a flag costs a root store's send less than reading the array.
+  private var hasScopes = false
+  private var pruneScopesAt = 16
 
   #if canImport(Combine)
     /// Publishes before every change of ``state``, for SwiftUI's `@ObservedObject`.
+    ///
+    /// A store scoped with `Equatable` state publishes only when its state changed, once per
+    /// `send`, after the parent's reducer wrote the change: ``state`` already reads the new value.
+    /// A store scoped with other state shares its parent's publisher.
     public let objectWillChange: ObservableObjectPublisher
   #endif
 
@@ -134,7 +149,7 @@ public final class Store<State, Action: Sendable> {
     self.reducer = { _, _ in .none }
     self.scope = scope
     #if canImport(Combine)
-      self.objectWillChange = scope.objectWillChange
+      self.objectWillChange = scope.objectWillChange ?? ObservableObjectPublisher()
     #endif
   }
 
@@ -178,7 +193,7 @@ public final class Store<State, Action: Sendable> {
   /// subscribers once, until nothing is left to do; then the send in progress is over.
   private func finishSending(_ root: inout EffectGroup?) {
     // NB: The common case, an action that queued nothing and no one to notify, in few checks.
-    guard !queueGroups.isEmpty || !endedSteps.isEmpty || hasListeners else {
+    guard !queueGroups.isEmpty || !endedSteps.isEmpty || hasListeners || hasScopes else {
       isSending = false
       return
     }
@@ -209,6 +224,7 @@ public final class Store<State, Action: Sendable> {
           entry.listener(state)
         }
       }
+      if hasScopes { notifyScopes() }
       if index == queueGroups.count && endedSteps.isEmpty { break }
     }
     // NB: Keep a small buffer for the next send, not the largest burst there ever was.
@@ -224,6 +240,8 @@ public final class Store<State, Action: Sendable> {
   /// This is for code without SwiftUI: servers, command-line tools, scripts. A `send` reduces
   /// its action and every `.send` it queued before subscribers hear of it, so they see one
   /// notification per `send`, not per action. To log every action, wrap the reducer instead.
+  /// A store scoped with `Equatable` state calls its listeners only after a `send` that changed
+  /// its state; see `scope(state:action:)`.
   ///
   /// ```swift
   /// let subscription = store.subscribe { state in print("count:", state.count) }
@@ -234,12 +252,12 @@ public final class Store<State, Action: Sendable> {
   /// - Returns: A subscription; call ``StoreSubscription/cancel()`` to stop listening.
   @discardableResult
   public func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
-    if let scope { return scope.subscribe(listener) }
+    if let subscribe = scope?.subscribeToParent { return subscribe(listener) }
     let id = nextListenerID
     nextListenerID += 1
     listeners.append((id, listener))
     // NB: Inside the reducer the state is lent out; the send in progress notifies at its end.
-    if !isReducing { listener(_state.unsafelyUnwrapped) }
+    if !isReducing { listener(currentState) }
     return StoreSubscription { [weak self] in
       self?.listeners.removeAll { $0.id == id }
     }
@@ -249,18 +267,96 @@ public final class Store<State, Action: Sendable> {
 // MARK: - Scoping
 
 extension Store {
+  /// Derives a store of a child feature whose observers hear of a change only when the child's
+  /// own state changed.
+  ///
+  /// The child store runs no effects of its own: it reads its ``state`` through this store, so a
+  /// read is never stale, and sends its actions through this store, so there is one source of
+  /// truth and one effect registry, and cancellation ids and ``StoreTask``s work across scopes.
+  /// Scoped stores can be scoped again.
+  ///
+  /// Because `ChildState` is `Equatable`, the child notifies its own observers, and only when its
+  /// state differs (`!=`) from the state they last heard of: Observation
+  /// (`withObservationTracking`, SwiftUI), ``subscribe(_:)``, and `objectWillChange` where Combine
+  /// exists. Renaming one row of a list notifies that row's store and no other; writing a value
+  /// equal to the current one notifies no one. A scope of this child is compared only when this
+  /// child changed, so nested scopes deduplicate at each level. For a `ChildState` that is not
+  /// `Equatable`, the other overload applies: observers hear of every change of the parent.
+  ///
+  /// ```swift
+  /// // A row view's store: its observers hear of a send only if this row changed.
+  /// let row: Store<Todo?, Todo.Action> =
+  ///   listStore.scope(state: { $0.rows.first { $0.id == id } }, action: { .row(id: id, $0) })
+  /// ```
+  ///
+  /// The child's observers are not notified while the parent reduces, but once per `send`, after
+  /// the send's actions were reduced, once the parent's own subscribers were called. So a child's
+  /// `objectWillChange` fires when its ``state`` already reads the new value. The parent keeps a
+  /// weak reference to the child: the child keeps the parent alive, not the other way round.
+  ///
+  /// Cost model:
+  /// - **Kept**: a copy of the child state as its observers last heard of it, the child's own
+  ///   observers, and in the parent a weak reference to the child with its comparison. A child
+  ///   that is released costs nothing from the next `send` on, which forgets it.
+  /// - **When**: after every `send` to the root store, once its actions were reduced, each live
+  ///   child calls `toChildState` once and `==` once, whether or not its part changed; a scope of
+  ///   a child is compared only when that child changed. 1,000 row stores cost about 70 ns each
+  ///   per send on a small Linux server, against about 1.3 µs each when every row's observer
+  ///   hears of every send. A store with no scopes with `Equatable` state does none of this.
+  /// - **Copy-on-write**: the kept copy shares storage with the parent's state. While the child is
+  ///   alive, a parent mutation of a collection inside the child state copies that collection,
+  ///   and `==` may read all of it: O(n) per send. With 100,000 `Int`s, such a send costs about
+  ///   100 times a send with no such scope, and 400 times when the change is at the end, where
+  ///   `==` reads everything. Scope to what a view shows (a row, a count) rather than to a large
+  ///   collection, or give a store that must hold one a state type that is not `Equatable`: it
+  ///   keeps no copy, and its observers hear of every change.
+  ///
+  /// > Important: `toChildState` runs after every send while the child is alive, even if no one
+  /// > reads the child. Keep it cheap: a key path, an index, a dictionary lookup (a linear
+  /// > search in each of 1,000 row stores is a million steps per send). And keep it from
+  /// > trapping: once a row is removed, `$0.rows[index]` traps, while
+  /// > `$0.rows.first { $0.id == id }` returns `nil`.
+  ///
+  /// - Complexity: A `send` to the child costs one call of `toParentAction` more than a `send`
+  ///   to the parent; each `send` costs one call of `toChildState` and one `==` per live child.
+  /// - Parameters:
+  ///   - toChildState: The child's part of this store's state; a key path such as `\.counter`.
+  ///   - toParentAction: Embeds a child action in this store's actions, e.g. `AppAction.counter`.
+  /// - Returns: A store of the child feature, alive as long as you keep it; it keeps this store
+  ///   alive.
+  public func scope<ChildState: Equatable, ChildAction>(
+    state toChildState: @escaping @MainActor (State) -> ChildState,
+    action toParentAction: @escaping @MainActor (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction> {
+    let child = Store<ChildState, ChildAction>(
+      scope: .init(
+        state: { toChildState(self.currentState) },
+        send: { self.send(toParentAction($0)) }))
+    var lastSeen = toChildState(currentState)
+    // NB: The parent keeps this comparison, so it must not capture either store.
+    adopt(child) { state in
+      let current = toChildState(state)
+      guard current != lastSeen else { return false }
+      lastSeen = current
+      return true
+    }
+    return child
+  }
+
   /// Derives a store of a child feature that reads its state through this store and sends its
-  /// actions through this store.
+  /// actions through this store; its observers are this store's observers.
   ///
   /// The child store holds no state and runs no effects of its own: there is one source of truth
   /// and one effect registry, so cancellation ids and ``StoreTask``s work across scopes. Scoped
   /// stores can be scoped again.
   ///
-  /// Cost model: reading the child's ``state`` reads the parent's state and applies `toChildState`,
-  /// so an observer of the child (`withObservationTracking`, SwiftUI, ``subscribe(_:)``) hears
-  /// of every change of the parent's state, not only of the child's part. Keep `toChildState`
-  /// cheap (a key path is ideal) and let views compare what they render. A `send` costs one call
-  /// of `toParentAction` more than a `send` to the parent.
+  /// This overload applies when `ChildState` is not `Equatable`, so the child cannot tell whether
+  /// its part changed: an observer of the child (`withObservationTracking`, SwiftUI,
+  /// ``subscribe(_:)``, `objectWillChange`) hears of every change of this store's state, not only
+  /// of the child's part. In exchange the child keeps no copy of its state and costs nothing on
+  /// this store's sends. Make `ChildState` `Equatable` to have the child notify only when its
+  /// part changed. A scope of this child whose state is `Equatable` still deduplicates: this
+  /// store compares it after each send.
   ///
   /// ```swift
   /// let counter: Store<Counter.State, Counter.Action> =
@@ -268,6 +364,8 @@ extension Store {
   /// counter.send(.incrementTapped)  // reduced by the app's reducer as .counter(.incrementTapped)
   /// ```
   ///
+  /// - Complexity: Reading the child's ``state`` applies `toChildState` to this store's state; a
+  ///   `send` to the child costs one call of `toParentAction` more than a `send` to this store.
   /// - Parameters:
   ///   - toChildState: The child's part of this store's state; a key path such as `\.counter`.
   ///   - toParentAction: Embeds a child action in this store's actions, e.g. `AppAction.counter`.
@@ -277,10 +375,14 @@ extension Store {
     state toChildState: @escaping @MainActor (State) -> ChildState,
     action toParentAction: @escaping @MainActor (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
-    var scope = Store<ChildState, ChildAction>.Scope(
-      state: { toChildState(self.state) },
-      send: { self.send(toParentAction($0)) },
-      subscribe: { listener in self.subscribe { listener(toChildState($0)) } })
+    let scope = Store<ChildState, ChildAction>.Scope(
+      state: { toChildState(self.currentState) },
+      send: { self.send(toParentAction($0)) })
+    scope.accessParent = { self.accessState() }
+    scope.subscribeToParent = { listener in self.subscribe { listener(toChildState($0)) } }
+    scope.adoptByParent = { child, changed in
+      self.adopt(child) { changed(toChildState($0)) }
+    }
     #if canImport(Combine)
       scope.objectWillChange = objectWillChange
     #endif
@@ -288,13 +390,123 @@ extension Store {
   }
 
   /// How a scoped store reaches its parent.
-  struct Scope {
+  // NB: A class: a store reads its `scope` on every send, and copying a generic struct of
+  // closures costs a type metadata lookup and a retain per closure.
+  final class Scope {
+    /// The child's state, read through the parent without registering an observation access.
     let state: @MainActor () -> State
     let send: @MainActor (Action) -> StoreTask
-    let subscribe: @MainActor (@escaping @MainActor (State) -> Void) -> StoreSubscription
+    // The rest is set when the state is not `Equatable`: the parent's observers are then this
+    // store's. Otherwise this store has observers of its own, which its parent notifies.
+    /// Registers a read of the state with whoever notifies the parent's observers.
+    var accessParent: (@MainActor () -> Void)?
+    var subscribeToParent: (@MainActor (@escaping @MainActor (State) -> Void) -> StoreSubscription)?
+    /// Hands a scope of this store with `Equatable` state, and its comparison, to the parent.
+    var adoptByParent:
+      (@MainActor (any DeduplicatingScope, @escaping @MainActor (State) -> Bool) -> Void)?
     #if canImport(Combine)
-      var objectWillChange = ObservableObjectPublisher()
+      var objectWillChange: ObservableObjectPublisher?
     #endif
+
+    init(
+      state: @escaping @MainActor () -> State,
+      send: @escaping @MainActor (Action) -> StoreTask
+    ) {
+      self.state = state
+      self.send = send
+    }
+  }
+
+  /// The state, read without registering an observation access.
+  var currentState: State {
+    if let scope { return scope.state() }
+    if isReducing { Self.stateReadWhileReducing() }
+    return _state.unsafelyUnwrapped
+  }
+
+  /// Registers a read of ``state`` with whoever notifies this store's observers.
+  func accessState() {
+    if let accessParent = scope?.accessParent {
+      accessParent()
+    } else {
+      registrar.access(self, keyPath: stateKeyPath)
+    }
+  }
+
+  /// Adds a scope with `Equatable` state to those this store compares after a send, or to its
+  /// parent's if this store's observers are its parent's.
+  ///
+  /// - Parameter changed: Derives the child's state from this store's, compares it with what the
+  ///   child's observers last heard of, keeps it if it differs, and returns whether it did.
+  func adopt(
+    _ child: any DeduplicatingScope, changed: @escaping @MainActor (State) -> Bool
+  ) {
+    if let adoptByParent = scope?.adoptByParent { return adoptByParent(child, changed) }
+    if scopes.count >= pruneScopesAt {
+      scopes.removeAll { $0.store == nil }
+      pruneScopesAt = Swift.max(16, 2 * scopes.count)
+    }
+    scopes.append(ScopeReference(child, changed: changed))
+  }
+
+  /// Has every live scope compare its state with what its observers last heard of, and notify
+  /// them if it differs; forgets the released ones.
+  private func notifyScopes() {
+    // NB: Copies: an observer may scope this store again, which appends to the list; and the
+    // state is read once, not once per scope (each read of a generic optional looks up its
+    // type metadata).
+    let current = scopes
+    let state = currentState
+    var released = false
+    for reference in current {
+      guard let child = reference.store else {
+        released = true
+        continue
+      }
+      if reference.changed(state) { child.stateDidChange() }
+    }
+    if released { scopes.removeAll { $0.store == nil } }
+  }
+
+  /// The number of scopes notified after a send, released ones not yet forgotten included. For
+  /// tests.
+  var scopeCount: Int { scopes.count }
+}
+
+extension Store: DeduplicatingScope {
+  func stateDidChange() {
+    #if canImport(Combine)
+      objectWillChange.send()
+    #endif
+    registrar.willSet(self, keyPath: stateKeyPath)
+    registrar.didSet(self, keyPath: stateKeyPath)
+    if hasListeners {
+      let state = currentState
+      for entry in listeners {
+        entry.listener(state)
+      }
+    }
+    if hasScopes { notifyScopes() }
+  }
+}
+
+/// A scoped store with `Equatable` state, whose parent tells it when its state changed.
+@MainActor
+protocol DeduplicatingScope: AnyObject {
+  /// Notifies the store's observers, then compares the store's own scopes.
+  func stateDidChange()
+}
+
+/// A parent's weak reference to a scope with `Equatable` state, and the scope's comparison,
+/// which captures neither store: the scope keeps the parent alive, not the other way round.
+@MainActor
+final class ScopeReference<ParentState> {
+  weak var store: (any DeduplicatingScope)?
+  let changed: @MainActor (ParentState) -> Bool
+
+  init(_ store: any DeduplicatingScope, changed: @escaping @MainActor (ParentState) -> Bool) {
+    self.store = store
+    self.changed = changed
   }
 }
 
@@ -813,6 +1025,599 @@ final class EffectRegistry {
     guard var members = byID.removeValue(forKey: id) else { return }
     members.remove(running)
     if members.first != nil { byID[id] = members }
+  }
+}
+
+// MARK: - TestStore
+
+/// A store for tests that makes you account for everything a feature does: each change of the
+/// state, each action its effects send back, each effect still running.
+///
+/// Every step says how the state must change. ``send(_:assert:fileID:line:)`` and `receive`
+/// give their closure the state as it was before the action, and the closure turns it into the
+/// state expected after it. The actions effects send (``Effect/send(_:)`` included) are recorded
+/// in order, and each must be received before the next `send`;
+/// ``finish(timeout:fileID:line:)`` waits for the effects to end. Anything else throws a
+/// ``TestStoreFailure`` with the file and line of the step and a line diff of the state.
+/// Failures are thrown errors, so a `TestStore` needs no test framework: it works the same under
+/// Swift Testing, under XCTest and in a script. A `TestStore` released while effects are running
+/// or received actions are unasserted, which no `finish()` has reported, says so on standard
+/// error.
+///
+/// Time is the test's: a reducer that takes its clock as a parameter runs on a manual clock in
+/// tests (``Effect/debounce(id:for:clock:)`` takes one). The store itself waits in real time only
+/// for an effect to send or to end, up to ``timeout``.
+///
+/// ```swift
+/// @Test func incrementAndLoadFact() async throws {
+///   let store = TestStore(initialState: Counter.State(), Counter.reduce)
+///   try await store.send(.incrementTapped) { $0.count = 1 }
+///   try await store.send(.factTapped) { $0.isLoading = true }
+///   try await store.receive(.factLoaded("1 is odd")) {
+///     $0.isLoading = false
+///     $0.fact = "1 is odd"
+///   }
+///   try await store.finish()
+/// }
+/// ```
+///
+/// Not guaranteed: the order in which two effects running at the same time deliver their actions
+/// (assert those with ``Exhaustivity/off``, where `receive` skips actions until one matches).
+@MainActor
+public final class TestStore<State: Equatable, Action: Sendable> {
+  /// The current state of the store under test.
+  public var state: State { store.state }
+  /// How long `receive` and ``finish(timeout:fileID:line:)`` wait for effects when you pass no
+  /// timeout. One second by default; raise it where tests share a busy machine, which can keep
+  /// an effect's action from the main actor for longer.
+  public var timeout: Duration = .seconds(1)
+  /// Whether every change and every received action must be asserted (``Exhaustivity/on``, the
+  /// default) or only those the test mentions (``Exhaustivity/off``).
+  public var exhaustivity: Exhaustivity {
+    get { log.exhaustivity }
+    set { log.exhaustivity = newValue }
+  }
+
+  private let store: Store<State, Action>
+  private let log: TestStoreLog<State, Action>
+
+  /// Creates a test store that runs `reducer` like a ``Store`` would, recording what happens.
+  ///
+  /// `initialAction`, if any, is reduced during `init` without a state assertion; the actions its
+  /// effects send must be received like any other.
+  ///
+  /// ```swift
+  /// let store = TestStore(initialState: Counter.State(), Counter.reduce)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - initialState: The state the store starts with.
+  ///   - initialAction: An action reduced during `init`; its effects start then.
+  ///   - reducer: The feature's reducer, exactly as the app passes it to ``Store``.
+  public init(
+    initialState: State,
+    initialAction: Action? = nil,
+    _ reducer: @escaping @MainActor (inout State, Action) -> Effect<Action>
+  ) {
+    let log = TestStoreLog<State, Action>()
+    self.log = log
+    self.store = Store(initialState: initialState) { state, action in
+      guard !log.isSending else {
+        log.isSending = false
+        let effect = reducer(&state, action)
+        log.sentState = state
+        return effect
+      }
+      let before = state
+      let effect = reducer(&state, action)
+      log.received.append(TestStoreLog.Step(action: action, before: before, after: state))
+      log.wake()
+      return effect
+    }
+    if let initialAction {
+      _ = start(initialAction, origin: "the initialAction")
+    }
+  }
+
+  deinit {
+    // NB: The check reads main-actor state, and the store stays alive until it ran, so the
+    // effects it lists are still there; releasing the store then cancels them.
+    Task { @MainActor [store, log] in
+      _ = store
+      log.reportIfUnaccounted()
+    }
+  }
+
+  /// Sends `action` and checks that it changes the state the way `update` says.
+  ///
+  /// With ``Exhaustivity/on``, `update` gets the state from before the action and must turn it
+  /// into the state after; a change with no `update` is a failure too. With ``Exhaustivity/off``,
+  /// `update` gets the state after the action and must leave it unchanged: what it sets must
+  /// already hold, and what it does not mention may have changed.
+  ///
+  /// ```swift
+  /// try await store.send(.incrementTapped) { $0.count = 1 }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - action: The action to reduce.
+  ///   - update: Turns the state before the action into the state expected after it.
+  ///   - fileID: The file shown by a failure; the caller's, by default.
+  ///   - line: The line shown by a failure; the caller's, by default.
+  /// - Returns: The task of the effects the action started, as ``Store/send(_:)`` returns it.
+  /// - Throws: A ``TestStoreFailure`` if the state is not as expected, or if, with
+  ///   ``Exhaustivity/on``, actions received earlier were not asserted (then `action` is not
+  ///   sent).
+  @discardableResult
+  public func send(
+    _ action: Action,
+    assert update: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) async throws -> StoreTask {
+    let step = "send(\(TestStoreDump.line(action)))"
+    if exhaustivity == .on, !log.received.isEmpty {
+      throw TestStoreFailure(
+        "\(step): actions received earlier were not asserted with receive:\n"
+          + log.received.map { "  \(TestStoreDump.line($0.action))" }.joined(separator: "\n"),
+        fileID, line)
+    }
+    log.received.removeAll()
+    let before = store.state
+    let task = start(action, origin: "sent at \(fileID):\(line)")
+    try check(update, before: before, after: log.sentState!, step, fileID, line)
+    return task
+  }
+
+  /// Waits for the next action an effect sent and checks that it is `expected` and that it
+  /// changed the state the way `update` says.
+  ///
+  /// With ``Exhaustivity/on``, the next received action must be `expected`; with
+  /// ``Exhaustivity/off``, actions before it are skipped. `update` works as in
+  /// ``send(_:assert:fileID:line:)``. When no effect is running, no action can come, and it
+  /// fails at once instead of waiting.
+  ///
+  /// ```swift
+  /// try await store.receive(.factLoaded("1 is odd")) {
+  ///   $0.isLoading = false
+  ///   $0.fact = "1 is odd"
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - expected: The action the effect must have sent.
+  ///   - timeout: How long to wait for it; ``timeout`` if `nil`.
+  ///   - update: Turns the state before the action into the state expected after it.
+  ///   - fileID: The file shown by a failure; the caller's, by default.
+  ///   - line: The line shown by a failure; the caller's, by default.
+  /// - Throws: A ``TestStoreFailure`` if another action came, none came in time, or the state
+  ///   is not as expected.
+  public func receive(
+    _ expected: Action,
+    timeout: Duration? = nil,
+    assert update: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) async throws where Action: Equatable {
+    try await receive(
+      TestStoreDump.line(expected), { $0 == expected }, timeout, update, fileID, line)
+  }
+
+  /// Waits for the next action an effect sent and checks that it is `expected`, comparing with
+  /// the `Equatable` conformance `Action` has at run time.
+  ///
+  /// The compiler picks this overload when `Action`'s conformance to `Equatable` is isolated to
+  /// the main actor, as it is for an `enum Action: Equatable` declared in a target built with
+  /// `-default-isolation MainActor`: a test store compares actions on the main actor, where such
+  /// a conformance holds.
+  ///
+  /// ```swift
+  /// try await store.receive(.factLoaded("1 is odd")) {
+  ///   $0.isLoading = false
+  ///   $0.fact = "1 is odd"
+  /// }
+  /// ```
+  ///
+  /// - Throws: A ``TestStoreFailure`` as the overload above does, or one that says `Action` is
+  ///   not `Equatable` at all (then receive with a closure).
+  public func receive(
+    _ expected: Action,
+    timeout: Duration? = nil,
+    assert update: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) async throws {
+    guard let equatable = expected as? any Equatable else {
+      throw TestStoreFailure(
+        "receive(\(TestStoreDump.line(expected))): \(Action.self) is not Equatable; declare it "
+          + "`enum Action: Equatable`, or receive with a closure", fileID, line)
+    }
+    try await receive(
+      TestStoreDump.line(expected), { isEqual(equatable, $0) }, timeout, update, fileID, line)
+  }
+
+  /// Waits for the next action an effect sent and checks that `matches` accepts it and that it
+  /// changed the state the way `update` says.
+  ///
+  /// For actions that are not `Equatable`, or whose payload the test cannot know in advance.
+  /// With ``Exhaustivity/off``, actions `matches` rejects are skipped.
+  ///
+  /// ```swift
+  /// try await store.receive({ if case .factLoaded = $0 { true } else { false } }) {
+  ///   $0.isLoading = false
+  ///   $0.fact = "1 is odd"
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - matches: Whether an action is the one expected.
+  ///   - timeout: How long to wait for it; ``timeout`` if `nil`.
+  ///   - update: Turns the state before the action into the state expected after it.
+  ///   - fileID: The file shown by a failure; the caller's, by default.
+  ///   - line: The line shown by a failure; the caller's, by default.
+  /// - Throws: A ``TestStoreFailure`` if another action came, none came in time, or the state
+  ///   is not as expected.
+  public func receive(
+    _ matches: (Action) -> Bool,
+    timeout: Duration? = nil,
+    assert update: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) async throws {
+    try await receive("an action that matches", matches, timeout, update, fileID, line)
+  }
+
+  /// Forgets the actions received so far, so that they need no `receive`.
+  ///
+  /// Actions that effects send later are not skipped: to skip everything an action causes,
+  /// wait for its effects first.
+  ///
+  /// ```swift
+  /// let task = try await store.send(.factTapped) { $0.isLoading = true }
+  /// await task.finish()
+  /// store.skipReceivedActions()
+  /// ```
+  public func skipReceivedActions() {
+    log.received.removeAll()
+  }
+
+  /// Waits for every effect started through this store to end, then checks that nothing was
+  /// left unasserted.
+  ///
+  /// Effects still running when `timeout` passes are a failure that lists them by the action
+  /// whose `send` started them (effects started by the actions they sent back count as that
+  /// send's); they are then cancelled. With ``Exhaustivity/on``, received actions not asserted
+  /// are a failure too; with ``Exhaustivity/off`` they are skipped.
+  ///
+  /// ```swift
+  /// try await store.finish()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - timeout: How long to wait; ``timeout`` if `nil`.
+  ///   - fileID: The file shown by a failure; the caller's, by default.
+  ///   - line: The line shown by a failure; the caller's, by default.
+  /// - Throws: A ``TestStoreFailure`` that lists what is unaccounted for.
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) async throws {
+    let timeout = timeout ?? self.timeout
+    let deadline = ContinuousClock.now + timeout
+    while log.isRunning && ContinuousClock.now < deadline {
+      await log.wait(until: deadline)
+    }
+    let unaccounted = log.unaccounted(effectsOnly: exhaustivity == .off, after: timeout)
+    log.received.removeAll()
+    for sent in log.sent where sent.task.heldCount > 0 { sent.task.cancel() }
+    log.sent.removeAll()
+    guard unaccounted.isEmpty else {
+      throw TestStoreFailure("finish(): not accounted for:\n" + unaccounted, fileID, line)
+    }
+  }
+
+  /// Sends `action` to the store as the action of a `send`, and keeps its task.
+  private func start(_ action: Action, origin: String) -> StoreTask {
+    log.sent.removeAll { $0.task.heldCount == 0 }
+    log.isSending = true
+    let task = store.send(action)
+    log.isSending = false
+    guard task.heldCount > 0 else { return task }
+    log.sent.append(TestStoreLog.Sent(action: action, origin: origin, task: task))
+    // NB: Wakes a wait when these effects end; it never cancels them.
+    Task { [weak log] in
+      await task.finish()
+      log?.wake()
+    }
+    return task
+  }
+
+  private func receive(
+    _ expected: String,
+    _ matches: (Action) -> Bool,
+    _ timeout: Duration?,
+    _ update: ((inout State) throws -> Void)?,
+    _ fileID: StaticString,
+    _ line: UInt
+  ) async throws {
+    let timeout = timeout ?? self.timeout
+    let deadline = ContinuousClock.now + timeout
+    var skipped: [String] = []
+    while true {
+      while !log.received.isEmpty {
+        let next = log.received.removeFirst()
+        let step = "receive(\(TestStoreDump.line(next.action)))"
+        if matches(next.action) {
+          return try check(update, before: next.before, after: next.after, step, fileID, line)
+        }
+        guard exhaustivity == .off else {
+          throw TestStoreFailure(
+            "receive: expected \(expected), but received \(TestStoreDump.line(next.action))",
+            fileID, line)
+        }
+        skipped.append(TestStoreDump.line(next.action))
+      }
+      let running = log.isRunning
+      if !running || ContinuousClock.now >= deadline {
+        let got = skipped.isEmpty ? "nothing" : "only " + skipped.joined(separator: ", ")
+        let why = running ? "within \(timeout)" : "and no effect is running"
+        throw TestStoreFailure(
+          "receive: expected \(expected), but received \(got) \(why)", fileID, line)
+      }
+      await log.wait(until: deadline)
+    }
+  }
+
+  /// Throws unless `update` describes the change from `before` to `after`.
+  private func check(
+    _ update: ((inout State) throws -> Void)?,
+    before: State,
+    after: State,
+    _ step: String,
+    _ fileID: StaticString,
+    _ line: UInt
+  ) throws {
+    var expected: State
+    let problem: String
+    switch exhaustivity {
+    case .on:
+      expected = before
+      try update?(&expected)
+      problem =
+        update == nil
+        ? "the state changed, but no closure asserted it" : "the state is not as expected"
+    case .off:
+      guard let update else { return }
+      expected = after
+      try update(&expected)
+      problem = "the state does not hold what the closure asserts"
+    }
+    guard expected != after else { return }
+    throw TestStoreFailure(
+      "\(step): \(problem) (- expected, + actual):\n"
+        + TestStoreDump.diff(TestStoreDump.lines(expected), TestStoreDump.lines(after)).joined(
+          separator: "\n"),
+      fileID, line)
+  }
+}
+
+/// Whether a ``TestStore`` requires every state change and received action to be asserted.
+///
+/// ```swift
+/// store.exhaustivity = .off
+/// try await store.send(.factTapped)
+/// try await store.receive(.factLoaded("1 is odd")) { $0.fact = "1 is odd" }
+/// ```
+public enum Exhaustivity: Sendable {
+  /// Every change must be described, every received action asserted, in order.
+  case on
+  /// Assertions must hold, but changes they do not mention are allowed, `receive` skips actions
+  /// until one matches, and `finish` does not fail on actions left unasserted.
+  case off
+}
+
+/// Why a ``TestStore`` step failed: what was expected, what happened, and where.
+///
+/// Its `description` starts with `fileID:line:` of the call that failed, followed by the
+/// message: for a state that is not as expected, a line diff of the two states (`-` expected,
+/// `+` actual).
+///
+/// ```swift
+/// do {
+///   try await store.send(.incrementTapped) { $0.count = 2 }
+/// } catch let failure as TestStoreFailure {
+///   print(failure)
+/// }
+/// ```
+public struct TestStoreFailure: Error, CustomStringConvertible {
+  /// What went wrong.
+  public let message: String
+  /// The `#fileID` of the call that failed, such as `AppTests/CounterTests.swift`.
+  public let fileID: String
+  /// The line of the call that failed.
+  public let line: UInt
+
+  nonisolated init(_ message: String, _ fileID: StaticString, _ line: UInt) {
+    self.message = message
+    self.fileID = "\(fileID)"
+    self.line = line
+  }
+
+  public nonisolated var description: String { "\(fileID):\(line): \(message)" }
+}
+
+/// What a ``TestStore`` has seen and not yet checked.
+@MainActor
+final class TestStoreLog<State, Action> {
+  struct Step {
+    let action: Action
+    let before: State
+    let after: State
+  }
+  /// A `send` whose effects are, or were, in flight.
+  struct Sent {
+    let action: Action
+    /// Where it was sent, for failures.
+    let origin: String
+    let task: StoreTask
+  }
+
+  var exhaustivity = Exhaustivity.on
+  /// Whether the next action reduced is the one a `send` sent, not one an effect sent.
+  var isSending = false
+  var sentState: State?
+  var received: [Step] = []
+  var sent: [Sent] = []
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  var isRunning: Bool { sent.contains { $0.task.heldCount > 0 } }
+
+  /// Resumes every wait; each checks again whether what it waits for happened.
+  func wake() {
+    let waiters = waiters
+    self.waiters = []
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Returns after the next ``wake()``, or at `deadline`.
+  func wait(until deadline: ContinuousClock.Instant) async {
+    let timer = Task { [weak self] in
+      try? await Task.sleep(until: deadline, clock: .continuous)
+      if !Task.isCancelled { self?.wake() }
+    }
+    await withCheckedContinuation { waiters.append($0) }
+    timer.cancel()
+  }
+
+  /// The effects still running and, unless `effectsOnly`, the received actions not asserted.
+  func unaccounted(effectsOnly: Bool, after timeout: Duration? = nil) -> String {
+    var lines: [String] = []
+    for sent in self.sent where sent.task.heldCount > 0 {
+      let count = sent.task.heldCount
+      lines.append(
+        "  \(count) effect\(count == 1 ? "" : "s") of \(TestStoreDump.line(sent.action)) "
+          + "(\(sent.origin)) still running" + (timeout.map { " after \($0)" } ?? ""))
+    }
+    if !effectsOnly {
+      for step in received {
+        lines.append("  \(TestStoreDump.line(step.action)) received but not asserted")
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  func reportIfUnaccounted() {
+    let unaccounted = unaccounted(effectsOnly: exhaustivity == .off)
+    guard !unaccounted.isEmpty else { return }
+    Report.write.get()(
+      """
+      MiniRedux: a TestStore was released with this not accounted for; end the test with \
+      `try await store.finish()`:
+      \(unaccounted)
+      """)
+  }
+}
+
+/// Whether `lhs` equals `rhs`, with the conformance a dynamic cast found.
+private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool {
+  (rhs as? Value).map { $0 == lhs } ?? false
+}
+
+/// How a failure shows values: one field per line, short values on one line, and a line diff.
+enum TestStoreDump {
+  /// `value` on one line, as actions are shown.
+  static func line(_ value: Any) -> String {
+    render(value, width: .max, depth: 0).joined(separator: " ")
+  }
+
+  /// `value` on several lines, fields of the top level each on its own.
+  static func lines(_ value: Any) -> [String] {
+    render(value, width: 0, depth: 0)
+  }
+
+  /// The lines of `old` and `new`, those only in `old` marked `-`, those only in `new` `+`.
+  static func diff(_ old: [String], _ new: [String]) -> [String] {
+    // NB: Longest common subsequence; states print to tens of lines, so O(n·m) is fine.
+    var common = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
+    for i in old.indices.reversed() {
+      for j in new.indices.reversed() {
+        common[i][j] =
+          old[i] == new[j] ? common[i + 1][j + 1] + 1 : max(common[i + 1][j], common[i][j + 1])
+      }
+    }
+    var result: [String] = []
+    var (i, j) = (0, 0)
+    while i < old.count || j < new.count {
+      if i < old.count, j < new.count, old[i] == new[j] {
+        result.append("  " + old[i])
+        (i, j) = (i + 1, j + 1)
+      } else if j == new.count || (i < old.count && common[i + 1][j] >= common[i][j + 1]) {
+        result.append("- " + old[i])
+        i += 1
+      } else {
+        result.append("+ " + new[j])
+        j += 1
+      }
+    }
+    if !result.contains(where: { !$0.hasPrefix(" ") }) {
+      result.append("(both print the same, but == says they differ)")
+    }
+    return result
+  }
+
+  /// `value` as lines; a composite fits on one line if it is at most `width` long.
+  private static func render(_ value: Any, width: Int, depth: Int) -> [String] {
+    let mirror = Mirror(reflecting: value)
+    func children(labelled: Bool, sorted: Bool = false) -> [[String]] {
+      let rendered = mirror.children.map { child in
+        var lines = render(child.value, width: width == .max ? .max : 60, depth: depth + 1)
+        if labelled, let label = child.label, !label.hasPrefix(".") {
+          lines[0] = "\(label): \(lines[0])"
+        }
+        return lines
+      }
+      return sorted ? rendered.sorted { $0.joined() < $1.joined() } : rendered
+    }
+    if depth > 20 { return [String(describing: value)] }
+    switch mirror.displayStyle {
+    case .optional:
+      return mirror.children.first.map { render($0.value, width: width, depth: depth) } ?? ["nil"]
+    case .collection:
+      return wrap("[", children(labelled: false), "]", width)
+    case .set, .dictionary:
+      // NB: Their order changes from one instance to another; sorted, equal parts line up.
+      return wrap("[", children(labelled: false, sorted: true), "]", width)
+    case .tuple:
+      return wrap("(", children(labelled: true), ")", width)
+    case .enum:
+      guard let payload = mirror.children.first, let label = payload.label else {
+        return [".\(value)"]
+      }
+      let inner = render(payload.value, width: width, depth: depth + 1)
+      if Mirror(reflecting: payload.value).displayStyle == .tuple {
+        return [".\(label)\(inner[0])"] + inner.dropFirst()
+      }
+      return wrap(".\(label)(", [inner], ")", width)
+    case .struct, .class:
+      if value is CustomStringConvertible || value is CustomDebugStringConvertible {
+        return [String(describing: value)]
+      }
+      return wrap("\(type(of: value))(", children(labelled: true), ")", width)
+    default:
+      return [String(reflecting: value)]
+    }
+  }
+
+  private static func wrap(_ open: String, _ items: [[String]], _ close: String, _ width: Int)
+    -> [String]
+  {
+    let singles = items.compactMap { $0.count == 1 ? $0[0] : nil }
+    if singles.count == items.count {
+      let joined = open + singles.joined(separator: ", ") + close
+      if joined.count <= width || items.isEmpty { return [joined] }
+    }
+    return [open] + items.flatMap { $0.map { "  " + $0 } } + [close]
   }
 }
 

@@ -264,6 +264,37 @@ struct DocSamples {
     counter.send(.incrementTapped)  // reduced by the app's reducer as .counter(.incrementTapped)
     #expect(appStore.state.counter.count == 1)
   }
+
+  // Sample: Store.scope with Equatable state
+  @Test("the row scope sample compiles, and its store hears only of its own row")
+  func rowScope() {
+    struct Todo: Equatable {
+      let id: Int
+      var title: String
+      enum Action: Sendable { case titleChanged(String) }
+    }
+    struct ListState { var rows = [Todo(id: 1, title: "milk"), Todo(id: 2, title: "eggs")] }
+    enum ListAction: Sendable { case row(id: Int, Todo.Action) }
+    let listStore = Store<ListState, ListAction>(initialState: ListState()) { state, action in
+      switch action {
+      case .row(let id, .titleChanged(let title)):
+        guard let index = state.rows.firstIndex(where: { $0.id == id }) else { return .none }
+        state.rows[index].title = title
+        return .none
+      }
+    }
+    let id = 1
+
+    // A row view's store: its observers hear of a send only if this row changed.
+    let row: Store<Todo?, Todo.Action> =
+      listStore.scope(state: { $0.rows.first { $0.id == id } }, action: { .row(id: id, $0) })
+    var heard: [String?] = []
+    let subscription = row.subscribe { heard.append($0?.title) }
+    listStore.send(.row(id: 2, .titleChanged("more eggs")))
+    row.send(.titleChanged("oat milk"))
+    #expect(heard == ["milk", "oat milk"])
+    subscription.cancel()
+  }
 }
 
 // MARK: - The articles of Sources/MiniRedux/MiniRedux.docc
@@ -776,5 +807,148 @@ struct ArticleSamples {
     let failing = RandomQuote.store(quote: { throw Offline() })
     await failing.send(.getQuoteTapped).finish()
     #expect(failing.state.text == "Error: Offline()")
+  }
+}
+
+/// The samples of the TestStore doc comments, README.md and the DocC article.
+@MainActor
+@Suite("Doc samples: TestStore")
+struct TestStoreDocSamples {
+  enum Counter {
+    struct State: Equatable {
+      var count = 0
+      var fact: String?
+      var isLoading = false
+    }
+    enum Action: Equatable, Sendable {
+      case incrementTapped, factTapped
+      case factLoaded(String)
+    }
+
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+      switch action {
+      case .incrementTapped:
+        state.count += 1
+        return .none
+      case .factTapped:
+        state.isLoading = true
+        let count = state.count
+        return .run { send in
+          await send(.factLoaded("\(count) is \(count.isMultiple(of: 2) ? "even" : "odd")"))
+        }
+      case .factLoaded(let fact):
+        state.isLoading = false
+        state.fact = fact
+        return .none
+      }
+    }
+  }
+
+  // Sample: TestStore, TestStore.init, send, finish
+  @Test func incrementAndLoadFact() async throws {
+    let store = TestStore(initialState: Counter.State(), Counter.reduce)
+    store.timeout = patience
+    try await store.send(.incrementTapped) { $0.count = 1 }
+    try await store.send(.factTapped) { $0.isLoading = true }
+    try await store.receive(.factLoaded("1 is odd")) {
+      $0.isLoading = false
+      $0.fact = "1 is odd"
+    }
+    try await store.finish()
+  }
+
+  // Sample: TestStore.receive with a closure, skipReceivedActions, Exhaustivity, receive
+  @Test("the receive, skipReceivedActions and Exhaustivity samples compile and pass")
+  func receiveAndExhaustivity() async throws {
+    let store = TestStore(initialState: Counter.State(count: 1), Counter.reduce)
+    store.timeout = patience
+    try await store.send(.factTapped) { $0.isLoading = true }
+    try await store.receive({ if case .factLoaded = $0 { true } else { false } }) {
+      $0.isLoading = false
+      $0.fact = "1 is odd"
+    }
+    let task = try await store.send(.factTapped) { $0.isLoading = true }
+    await task.finish()
+    store.skipReceivedActions()
+    store.exhaustivity = .off
+    try await store.send(.factTapped)
+    try await store.receive(.factLoaded("1 is odd")) { $0.fact = "1 is odd" }
+    try await store.finish()
+  }
+
+  // Sample: TestStoreFailure
+  @Test("the TestStoreFailure sample compiles, and catches the failure")
+  func failure() async throws {
+    let store = TestStore(initialState: Counter.State(), Counter.reduce)
+    store.timeout = patience
+    var caught: TestStoreFailure?
+    do {
+      try await store.send(.incrementTapped) { $0.count = 2 }
+    } catch let failure as TestStoreFailure {
+      print(failure)
+      caught = failure
+    }
+    #expect(caught?.message.contains("+   count: 1") == true)
+  }
+
+  // Sample: Testing a feature: composition
+  @Test("the composition sample compiles and passes")
+  func composition() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Todos.State(), Todos.reducer(gate))
+    store.timeout = patience
+    try await store.send(.add("milk")) {
+      $0.rows = [Todos.Row(id: 0, title: "milk")]
+      $0.nextID = 1
+    }
+    try await store.send(.row(id: 0, .deleteTapped))
+    try await store.receive(.row(id: 0, .delegate(.delete))) { $0.rows = [] }
+    try await store.finish()
+  }
+
+  // Sample: Testing a feature: time
+  @Test("the manual clock sample compiles and passes")
+  func searchWithManualClock() async throws {
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: Search.State(),
+      Search.reducer(clock: clock) { query in ["\(query)!"] })
+    store.timeout = patience
+    try await store.send(.queryChanged("b")) { $0.query = "b" }
+    try await store.send(.queryChanged("ba")) { $0.query = "ba" }
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .milliseconds(300))
+    try await store.receive(.resultsLoaded(["ba!"])) { $0.results = ["ba!"] }
+    try await store.finish()
+  }
+}
+
+/// Search as you type, debounced on a clock the caller passes (also tested in TestStoreTests).
+enum Search {
+  struct State: Equatable {
+    var query = ""
+    var results: [String] = []
+  }
+  enum Action: Equatable, Sendable {
+    case queryChanged(String)
+    case resultsLoaded([String])
+  }
+  enum CancelID { case search }
+
+  static func reducer(
+    clock: some Clock<Duration>,
+    search: @escaping @Sendable (String) async throws -> [String]
+  ) -> @MainActor (inout State, Action) -> Effect<Action> {
+    { state, action in
+      switch action {
+      case .queryChanged(let query):
+        state.query = query
+        return .run { send in await send(.resultsLoaded(try await search(query))) }
+          .debounce(id: CancelID.search, for: .milliseconds(300), clock: clock)
+      case .resultsLoaded(let results):
+        state.results = results
+        return .none
+      }
+    }
   }
 }

@@ -2,49 +2,48 @@ import Testing
 
 @testable import MiniRedux
 
-/// The examples of the original MiniRedux README (github.com/ba01ei/swift-mini-redux), the library
-/// we descend from, as tests.
+/// The examples from the original MiniRedux README (github.com/ba01ei/swift-mini-redux), tested
+/// with a TestStore: every state change and every action sent back is asserted.
 @MainActor
 @Suite("Examples from the original MiniRedux README")
 struct ExampleTests {
   struct Counter {
-    struct State { var count = 0 }
-    enum Action { case incrementTapped, decrementTapped }
+    struct State: Equatable { var count = 0 }
+    enum Action: Equatable { case incrementTapped, decrementTapped }
 
-    @MainActor static func store() -> Store<State, Action> {
-      Store(initialState: State()) { state, action in
-        switch action {
-        case .incrementTapped:
-          state.count += 1
-          return .none
-        case .decrementTapped:
-          state.count -= 1
-          return .none
-        }
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+      switch action {
+      case .incrementTapped:
+        state.count += 1
+        return .none
+      case .decrementTapped:
+        state.count -= 1
+        return .none
       }
     }
   }
 
   @Test("Counter: taps change the count, synchronously")
-  func counter() {
-    let store = Counter.store()
-    store.send(.incrementTapped)
-    store.send(.incrementTapped)
-    store.send(.decrementTapped)
-    #expect(store.state.count == 1)
+  func counter() async throws {
+    let store = TestStore(initialState: Counter.State(), Counter.reduce)
+    store.timeout = patience
+    try await store.send(.incrementTapped) { $0.count = 1 }
+    try await store.send(.incrementTapped) { $0.count = 2 }
+    try await store.send(.decrementTapped) { $0.count = 1 }
+    try await store.finish()
   }
 
   /// RandomQuote with a fake loader: each request waits at its own gate, so the test decides
   /// which answer arrives first.
   struct RandomQuote {
-    struct State { var text = "" }
-    enum Action: Sendable { case getQuoteTapped, quoteLoaded(String) }
+    struct State: Equatable { var text = "" }
+    enum Action: Equatable, Sendable { case getQuoteTapped, quoteLoaded(String) }
 
-    @MainActor static func store(loader: @escaping @Sendable (Int) async throws -> String)
-      -> Store<State, Action>
+    @MainActor static func reducer(loader: @escaping @Sendable (Int) async throws -> String)
+      -> @MainActor (inout State, Action) -> Effect<Action>
     {
       var requests = 0
-      return Store(initialState: State()) { state, action in
+      return { state, action in
         switch action {
         case .getQuoteTapped:
           state.text = "Loading..."
@@ -67,41 +66,44 @@ struct ExampleTests {
   }
 
   @Test("RandomQuote: a second tap cancels the first request; only the last quote lands")
-  func randomQuote() async {
+  func randomQuote() async throws {
     // Given: a loader whose first answer is slow and ignores cancellation.
     let first = Gate()
     let second = Gate()
-    let store = RandomQuote.store { request in
-      await (request == 1 ? first : second).wait()
-      return "quote \(request)"
-    }
+    let store = TestStore(
+      initialState: RandomQuote.State(),
+      RandomQuote.reducer { request in
+        await (request == 1 ? first : second).wait()
+        return "quote \(request)"
+      })
+    store.timeout = patience
 
     // When: two quick taps; the second answer arrives, then the stale first one.
-    let tap1 = store.send(.getQuoteTapped)
-    let tap2 = store.send(.getQuoteTapped)
-    #expect(store.state.text == "Loading...")
+    try await store.send(.getQuoteTapped) { $0.text = "Loading..." }
+    try await store.send(.getQuoteTapped)
     second.open()
-    await tap2.finish()
+    try await store.receive(.quoteLoaded("quote 2")) { $0.text = "quote 2" }
     first.open()
-    await tap1.finish()
 
-    // Then
-    #expect(store.state.text == "quote 2")
-    #expect(store.inFlightEffectCount == 0)
+    // Then: the first request's answer never lands (finish would list it).
+    try await store.finish()
   }
 
   @Test("RandomQuote: a loader error becomes a quote-loaded action")
-  func randomQuoteError() async {
+  func randomQuoteError() async throws {
     struct Offline: Error {}
-    let store = RandomQuote.store { _ in throw Offline() }
-    await store.send(.getQuoteTapped).finish()
-    #expect(store.state.text == "Error: Offline()")
+    let store = TestStore(
+      initialState: RandomQuote.State(), RandomQuote.reducer { _ in throw Offline() })
+    store.timeout = patience
+    try await store.send(.getQuoteTapped) { $0.text = "Loading..." }
+    try await store.receive(.quoteLoaded("Error: Offline()")) { $0.text = "Error: Offline()" }
+    try await store.finish()
   }
 
   @Test("initialAction: a store that loads as it is created")
-  func initialAction() async {
-    enum Action: Sendable { case initialized, loaded(Int) }
-    let store = Store<[Int], Action>(initialState: [], initialAction: .initialized) {
+  func initialAction() async throws {
+    enum Action: Equatable, Sendable { case initialized, loaded(Int) }
+    let store = TestStore(initialState: [Int](), initialAction: Action.initialized) {
       state, action in
       switch action {
       case .initialized:
@@ -111,8 +113,9 @@ struct ExampleTests {
         return .none
       }
     }
-    // Then: reduced during init, its effect already in flight.
-    #expect(store.inFlightEffectCount == 1)
-    await eventually { store.state == [42] && store.inFlightEffectCount == 0 }
+    store.timeout = patience
+    // Then: reduced during init, its effect already started; its action arrives.
+    try await store.receive(.loaded(42)) { $0 = [42] }
+    try await store.finish()
   }
 }

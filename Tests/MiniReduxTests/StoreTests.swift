@@ -307,4 +307,24 @@ struct ReducerMisuseTests {
     #expect(message.contains("Read and write the `inout` state the reducer is given"))
     #expect(!message.contains("Simultaneous accesses"))
   }
+
+  @Test("reading a scoped store's state inside its parent's reducer stops with the same message")
+  func scopedStateReadInReducer() async {
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      struct Row: Equatable { var title = "" }
+      @MainActor func run() {
+        let box = Box<Store<Row, Action>>()
+        let parent = Store<[Row], Action>(initialState: [Row()]) { rows, _ in
+          rows[0].title = box.value!.state.title + "!"
+          return .none
+        }
+        box.value = parent.scope(state: { $0[0] }, action: { $0 })
+        parent.send(.add(1))
+      }
+      await run()
+    }.map { result in
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(message.contains("MiniRedux: store.state was read inside the reducer"))
+    }
+  }
 }

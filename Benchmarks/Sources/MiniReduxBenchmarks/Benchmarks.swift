@@ -99,6 +99,9 @@ struct Benchmarks {
     if selected("S7") { rows.append(await scenarios.s7ScopedSend()) }
     if selected("S8") { rows.append(await scenarios.s8LongLivedEffect()) }
     if selected("S9") { rows.append(await scenarios.s9Chain()) }
+    if selected("S10") { rows.append(await scenarios.s10RowStores()) }
+    if selected("S10B") { rows.append(await scenarios.s10OpaqueRowStores()) }
+    if selected("S11") { rows.append(await scenarios.s11ScopedLargeState()) }
 
     let report = BenchmarkReport(
       mode: quick ? "quick" : "full", repetitions: repetitions, rows: rows,

@@ -265,3 +265,76 @@ private func registryTable<State, Action>(_ store: Store<State, Action>, _ label
   }
   return nil
 }
+
+// MARK: - Scoped stores
+
+/// S10: a list whose rows are each scoped to a store of their own, as row views are.
+enum RowList {
+  /// `Equatable`, so a row store's observers hear only of changes to their row. The title is a
+  /// number, so that no string formatting is measured.
+  struct Row: Equatable { var title = 0 }
+  /// The same row without `Equatable`: its store's observers hear of every change of the list.
+  struct OpaqueRow { var title = 0 }
+  struct State {
+    var rows: [Row]
+    var opaqueRows: [OpaqueRow]
+  }
+  enum Action: Sendable {
+    case rename(Int)
+    case renameOpaque(Int)
+  }
+  enum RowAction: Sendable { case rename }
+
+  static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+    switch action {
+    case .rename(let index):
+      state.rows[index].title += 1
+    case .renameOpaque(let index):
+      state.opaqueRows[index].title += 1
+    }
+    return .none
+  }
+}
+
+/// S10: an observer of one row store, re-tracking in `onChange` as `Observer` does.
+@MainActor
+final class RowObserver<Row> {
+  let store: Store<Row, RowList.RowAction>
+  let tally: Scenarios.RowTally
+  let row: Int
+
+  init(store: Store<Row, RowList.RowAction>, tally: Scenarios.RowTally, row: Int) {
+    self.store = store
+    self.tally = tally
+    self.row = row
+  }
+
+  func track() {
+    withObservationTracking {
+      blackHole(store.state)
+    } onChange: { [self] in
+      MainActor.assumeIsolated {
+        tally.fired += 1
+        tally.lastRow = row
+        track()
+      }
+    }
+  }
+}
+
+/// S11: S2's large array, inside a child state that a live scope with `Equatable` state holds.
+enum Catalog {
+  struct Child: Equatable { var items: [Int] }
+  struct State { var child: Child }
+  enum Action: Sendable { case bumpFirst, bumpLast }
+
+  static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+    switch action {
+    case .bumpFirst:
+      state.child.items[0] += 1
+    case .bumpLast:
+      state.child.items[state.child.items.count - 1] += 1
+    }
+    return .none
+  }
+}

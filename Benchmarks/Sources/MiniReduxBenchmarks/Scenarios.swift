@@ -496,3 +496,141 @@ func median(_ values: [Double]) -> Double {
 func ms(_ nanoseconds: Double) -> String {
   fixed(nanoseconds / 1e6, 1) + " ms"
 }
+
+extension Scenarios {
+  // MARK: S10 row stores, S11 a scope holding a large collection
+
+  /// S10: how many row stores are scoped from the list.
+  static let rowCount = 1_000
+
+  /// The shared tally of S10's row observers: how many fired, and the row of the last one.
+  @MainActor
+  final class RowTally {
+    var fired = 0
+    var lastRow = -1
+  }
+
+  /// S10: 1,000 row stores scoped from one list store, each observed with
+  /// `withObservationTracking` re-registered in `onChange`; each send renames one row.
+  mutating func s10RowStores() async -> Measurement {
+    let rows = Self.rowCount
+    let store = Store(
+      initialState: RowList.State(
+        rows: Array(repeating: RowList.Row(), count: rows), opaqueRows: []),
+      opaqueReducer(RowList.reduce))
+    let tally = RowTally()
+    let observers = (0..<rows).map { index in
+      RowObserver(
+        store: store.scope(state: { $0.rows[index] }, action: { _ in .rename(index) }),
+        tally: tally, row: index)
+    }
+    for observer in observers { observer.track() }
+    let n = counts.observedSends
+    let result = await measure(
+      "S10", "send renaming 1 of \(grouped(rows)) observed row stores", operations: n,
+      repetitions: repetitions, floor: "S1"
+    ) {
+      Self.loopRename(store, rows, n, opaque: false)
+    }
+    let sends = n * (repetitions + 1)
+    // Then one send per row, each checked on its own: exactly its row's observer fired.
+    var wrong: [String] = []
+    for row in 0..<rows {
+      let before = tally.fired
+      store.send(.rename(row))
+      if tally.fired != before + 1 || tally.lastRow != row {
+        wrong.append("row \(row): \(tally.fired - before) fired, last \(tally.lastRow)")
+      }
+    }
+    checks.append(
+      Check(
+        name: "S10 exactly 1 observer fired per send, the renamed row's",
+        passed: wrong.isEmpty && tally.fired == sends + rows,
+        detail: "\(grouped(tally.fired)) fired for \(grouped(sends + rows)) sends"
+          + (wrong.isEmpty ? "" : "; " + wrong.prefix(3).joined(separator: "; "))))
+    blackHole(observers)
+    return result
+  }
+
+  /// S10b: S10 with rows that are not `Equatable`: every row's observer hears of every send.
+  mutating func s10OpaqueRowStores() async -> Measurement {
+    let rows = Self.rowCount
+    let store = Store(
+      initialState: RowList.State(
+        rows: [], opaqueRows: Array(repeating: RowList.OpaqueRow(), count: rows)),
+      opaqueReducer(RowList.reduce))
+    let tally = RowTally()
+    let observers = (0..<rows).map { index in
+      RowObserver(
+        store: store.scope(state: { $0.opaqueRows[index] }, action: { _ in .renameOpaque(index) }),
+        tally: tally, row: index)
+    }
+    for observer in observers { observer.track() }
+    // NB: Each send re-tracks all 1,000 observers (about a millisecond): fewer sends than S10.
+    let n = Swift.max(1, counts.observedSends / 50)
+    var result = await measure(
+      "S10b", "S10 with rows not Equatable (every row notified)", operations: n,
+      repetitions: repetitions, floor: "S10"
+    ) {
+      Self.loopRename(store, rows, n, opaque: true)
+    }
+    let sends = n * (repetitions + 1)
+    result.notes = [
+      ("S10b observers fired per send", fixed(Double(tally.fired) / Double(sends), 1))
+    ]
+    blackHole(observers)
+    return result
+  }
+
+  @inline(never)
+  static func loopRename(
+    _ store: Store<RowList.State, RowList.Action>, _ rows: Int, _ n: Int, opaque: Bool
+  ) -> Duration {
+    let clock = ContinuousClock()
+    var row = 0
+    let start = clock.now
+    for _ in 0..<n {
+      store.send(opaque ? .renameOpaque(row) : .rename(row))
+      row += 1
+      if row == rows { row = 0 }
+    }
+    return clock.now - start
+  }
+
+  /// S11: S2's send (`items[0] += 1` on a 100,000-element array) with the array inside a child
+  /// state that a live scope with `Equatable` state holds: each send copies the array.
+  mutating func s11ScopedLargeState() async -> Measurement {
+    let size = opaque(counts.largeStateSize)
+    let store = Store(
+      initialState: Catalog.State(child: Catalog.Child(items: Array(repeating: 0, count: size))),
+      opaqueReducer(Catalog.reduce))
+    let child = store.scope(state: \.child, action: { (action: Catalog.Action) in action })
+    let n = counts.largeStateSends
+    var result = await measure(
+      "S11", "S2 with an Equatable scope of the array alive", operations: n,
+      repetitions: repetitions, floor: "S2"
+    ) {
+      Self.loopStore(store, opaque(Catalog.Action.bumpFirst), n)
+    }
+    let sends = n * (repetitions + 1)
+    checks.append(
+      Check(
+        name: "S11 the scope reads every send's change",
+        passed: child.state.items[0] == sends,
+        detail: "items[0] \(child.state.items[0]), expected \(sends)"))
+    // NB: With the first element changed, `==` stops at once; with the last, it reads it all.
+    let last = await measure(
+      "S11", "", operations: n, repetitions: repetitions
+    ) {
+      Self.loopStore(store, opaque(Catalog.Action.bumpLast), n)
+    }
+    result.notes = [
+      (
+        "S11 the same, changing the last element (== reads the whole array)",
+        "\(ns(last.median)) ns"
+      )
+    ]
+    blackHole(child)
+    return result
+  }
+}

@@ -1,0 +1,606 @@
+import Testing
+
+@testable import MiniRedux
+
+/// A feature whose effects the tests control: each action returns one kind of effect, and every
+/// `.run` waits at the gate the test opens.
+enum Gated {
+  struct State: Equatable {
+    var count = 0
+    var loaded: [Int] = []
+  }
+  enum Action: Equatable, Sendable {
+    case increment
+    case incrementTwiceViaSend
+    case load
+    case loaded(Int)
+    case loadPair
+    case wait
+  }
+
+  static func reducer(_ gate: Gate) -> @MainActor (inout State, Action) -> Effect<Action> {
+    { state, action in
+      switch action {
+      case .increment:
+        state.count += 1
+        return .none
+      case .incrementTwiceViaSend:
+        return .merge(.send(.increment), .send(.increment))
+      case .load:
+        let value = state.count
+        return .run { send in
+          await gate.wait()
+          await send(.loaded(value))
+        }
+      case .loaded(let value):
+        state.loaded.append(value)
+        return .none
+      case .loadPair:
+        return .run { send in
+          await gate.wait()
+          await send(.loaded(1))
+          await send(.loaded(2))
+        }
+      case .wait:
+        return .run { _ in await gate.wait() }
+      }
+    }
+  }
+}
+
+/// How long the tests' test stores wait for effects, instead of the default second.
+///
+/// NB: The suite runs CPU-heavy tests (the storm) in parallel, which can keep an effect's action
+/// from reaching the main actor for seconds. Tests that check a timeout pass their own.
+let patience = Duration.seconds(60)
+
+/// Checks that a failure points at this file and at `line`.
+///
+/// NB: Inside the closure of `#expect(throws:)`, a default `#line` is the line of the `#expect`.
+func expectLocation(
+  _ failure: TestStoreFailure?, line: Int, sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(failure?.fileID == "MiniReduxTests/TestStoreTests.swift", sourceLocation: sourceLocation)
+  #expect(failure?.line == UInt(line), sourceLocation: sourceLocation)
+  #expect(
+    failure?.description.hasPrefix("MiniReduxTests/TestStoreTests.swift:\(line): ") == true,
+    sourceLocation: sourceLocation)
+}
+
+@MainActor
+@Suite("TestStore: send asserts the state change (rule 1)")
+struct TestStoreSendTests {
+  @Test("the closure turns the state before the action into the state after it")
+  func passes() async throws {
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
+    try await store.send(.increment) { $0.count = 1 }
+    try await store.send(.increment) { $0.count = 2 }
+    #expect(store.state.count == 2)
+  }
+
+  @Test("a wrong expectation fails with a line diff of expected against actual and file:line")
+  func wrongExpectation() async throws {
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
+    let line = #line + 1
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.send(.increment) { $0.count = 2 }
+    }
+    expectLocation(failure, line: line)
+    #expect(
+      failure?.message == """
+        send(.increment): the state is not as expected (- expected, + actual):
+          State(
+        -   count: 2
+        +   count: 1
+            loaded: []
+          )
+        """)
+    // The action was reduced all the same.
+    #expect(store.state.count == 1)
+  }
+
+  @Test("a change with no closure is a failure")
+  func changeWithoutClosure() async throws {
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
+    let line = #line + 1
+    let failure = await #expect(throws: TestStoreFailure.self) { try await store.send(.increment) }
+    expectLocation(failure, line: line)
+    #expect(failure?.message.contains("the state changed, but no closure asserted it") == true)
+    #expect(failure?.message.contains("-   count: 0\n+   count: 1") == true)
+  }
+
+  @Test("no closure is fine when the state does not change")
+  func noChange() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
+    try await store.send(.wait)
+    gate.open()
+    try await store.finish()
+  }
+
+  @Test("the diff of nested structs and arrays marks only the lines that differ")
+  func nestedDiff() async throws {
+    struct Row: Equatable {
+      let id: Int
+      var title: String
+      var isDone = false
+    }
+    struct Filter: Equatable {
+      var query = ""
+      var onlyOpen = false
+    }
+    struct List: Equatable {
+      var rows: [Row] = [Row(id: 0, title: "milk"), Row(id: 1, title: "eggs")]
+      var filter = Filter()
+      var tags: Set<String> = ["b", "a", "c"]
+      var scores = ["b": 2, "a": 1]
+      var selection: Int?
+    }
+    let store = TestStore(initialState: List()) { (state: inout List, action: Int) in
+      state.rows[action].isDone = true
+      state.selection = action
+      return .none
+    }
+    store.timeout = patience
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.send(1) { $0.rows[0].isDone = true }
+    }
+    #expect(
+      failure?.message == """
+        send(1): the state is not as expected (- expected, + actual):
+          List(
+            rows: [
+        -     Row(id: 0, title: "milk", isDone: true)
+        -     Row(id: 1, title: "eggs", isDone: false)
+        +     Row(id: 0, title: "milk", isDone: false)
+        +     Row(id: 1, title: "eggs", isDone: true)
+            ]
+            filter: Filter(query: "", onlyOpen: false)
+            tags: ["a", "b", "c"]
+            scores: [(key: "a", value: 1), (key: "b", value: 2)]
+        -   selection: nil
+        +   selection: 1
+          )
+        """)
+  }
+
+  @Test("a closure that throws fails the step with its own error")
+  func throwingClosure() async throws {
+    struct Boom: Error {}
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
+    await #expect(throws: Boom.self) {
+      try await store.send(.increment) { _ in throw Boom() }
+    }
+  }
+}
+
+@MainActor
+@Suite("TestStore: received actions must be asserted in order (rule 2)")
+struct TestStoreReceivedTests {
+  @Test("actions from .send effects are received in order, each asserted")
+  func sendEffects() async throws {
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
+    try await store.send(.incrementTwiceViaSend)
+    try await store.receive(.increment) { $0.count = 1 }
+    try await store.receive(.increment) { $0.count = 2 }
+    try await store.finish()
+  }
+
+  @Test("sending while received actions are unasserted fails, lists them, and does not send")
+  func unassertedBeforeSend() async throws {
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
+    try await store.send(.incrementTwiceViaSend)
+    let line = #line + 1
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.send(.load)
+    }
+    expectLocation(failure, line: line)
+    #expect(
+      failure?.message == """
+        send(.load): actions received earlier were not asserted with receive:
+          .increment
+          .increment
+        """)
+    #expect(store.state.count == 2)
+    store.skipReceivedActions()
+    try await store.finish()
+  }
+
+  @Test("a .run effect's actions are received in the order it sent them")
+  func runEffectOrder() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
+    try await store.send(.loadPair)
+    gate.open()
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.receive(.loaded(2))
+    }
+    #expect(failure?.message == "receive: expected .loaded(2), but received .loaded(1)")
+    try await store.receive(.loaded(2)) { $0.loaded = [1, 2] }
+    try await store.finish()
+  }
+}
+
+@MainActor
+@Suite("TestStore: receive waits for the next action (rule 3)")
+struct TestStoreReceiveTests {
+  @Test("receive waits until an effect sends the action")
+  func waits() async throws {
+    // Given: an effect that sends only once the gate opens, which happens while receive waits.
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
+    try await store.send(.load)
+    Task { gate.open() }
+
+    // Then
+    try await store.receive(.loaded(0)) { $0.loaded = [0] }
+    try await store.finish()
+  }
+
+  @Test("a different action is a failure that names both")
+  func differentAction() async throws {
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
+    try await store.send(.incrementTwiceViaSend)
+    let line = #line + 1
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.receive(.loaded(1))
+    }
+    expectLocation(failure, line: line)
+    #expect(failure?.message == "receive: expected .loaded(1), but received .increment")
+    store.skipReceivedActions()
+  }
+
+  @Test("no action within the timeout is a failure that says so")
+  func timeout() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
+    try await store.send(.load)
+    let line = #line + 1
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.receive(.loaded(0), timeout: .milliseconds(20))
+    }
+    expectLocation(failure, line: line)
+    #expect(
+      failure?.message
+        == "receive: expected .loaded(0), but received nothing within 0.02 seconds")
+    gate.open()
+    try await store.receive(.loaded(0)) { $0.loaded = [0] }
+    try await store.finish()
+  }
+
+  @Test("with no effect running, receive fails at once instead of waiting")
+  func nothingRunning() async throws {
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = .seconds(600)
+    try await store.send(.increment) { $0.count = 1 }
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.receive(.increment)
+    }
+    #expect(
+      failure?.message
+        == "receive: expected .increment, but received nothing and no effect is running")
+  }
+
+  @Test("a wrong state change on receive shows the diff")
+  func receiveDiff() async throws {
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
+    try await store.send(.incrementTwiceViaSend)
+    try await store.receive(.increment) { $0.count = 1 }
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.receive(.increment) { $0.count = 3 }
+    }
+    #expect(failure?.message.hasPrefix("receive(.increment): the state is not as expected") == true)
+    #expect(failure?.message.contains("-   count: 3\n+   count: 2") == true)
+  }
+
+  @Test("receive with a closure matches actions that are not Equatable")
+  func closure() async throws {
+    enum Action: Sendable {
+      case start
+      case done(@Sendable () -> Int)
+    }
+    let store = TestStore(initialState: 0) { (state: inout Int, action: Action) in
+      switch action {
+      case .start: return .send(.done({ 7 }))
+      case .done(let value):
+        state = value()
+        return .none
+      }
+    }
+    store.timeout = patience
+    try await store.send(.start)
+    try await store.receive({ if case .done = $0 { true } else { false } }) { $0 = 7 }
+    try await store.finish()
+  }
+}
+
+@MainActor
+@Suite("TestStore: finish accounts for every effect (rule 4)")
+struct TestStoreFinishTests {
+  @Test("finish waits for every effect started through the store")
+  func waits() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
+    try await store.send(.wait)
+    try await store.send(.wait)
+    Task { gate.open() }
+    // Then: finish() returns, which it does not while the effects are running.
+    try await store.finish()
+  }
+
+  @Test("effects still running fail finish, listed with the action that started them")
+  func stillRunning() async throws {
+    // Given: an effect that never ends by itself, and one that has ended.
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
+    try await store.send(.incrementTwiceViaSend)
+    try await store.receive(.increment) { $0.count = 1 }
+    try await store.receive(.increment) { $0.count = 2 }
+    let line = #line + 1
+    let task = try await store.send(.wait)
+
+    // When
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.finish(timeout: .milliseconds(20))
+    }
+
+    // Then: the failure lists it, and it was cancelled.
+    #expect(
+      failure?.message == """
+        finish(): not accounted for:
+          1 effect of .wait (sent at MiniReduxTests/TestStoreTests.swift:\(line)) still running \
+        after 0.02 seconds
+        """)
+    #expect(task.isCancelled)
+    gate.open()
+    await task.finish()
+  }
+
+  @Test("received actions never asserted fail finish, listed")
+  func unasserted() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
+    try await store.send(.loadPair)
+    gate.open()
+    try await store.receive(.loaded(1)) { $0.loaded = [1] }
+    let line = #line + 1
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.finish()
+    }
+    expectLocation(failure, line: line)
+    #expect(
+      failure?.message == """
+        finish(): not accounted for:
+          .loaded(2) received but not asserted
+        """)
+  }
+
+  @Test("the initial action's effects and actions are accounted for too")
+  func initialAction() async throws {
+    let gate = Gate()
+    let store = TestStore(
+      initialState: Gated.State(), initialAction: .load, Gated.reducer(gate))
+    store.timeout = patience
+    gate.open()
+    try await store.receive(.loaded(0)) { $0.loaded = [0] }
+    try await store.finish()
+  }
+
+  @Test("a store released without finish writes what is unaccounted for to standard error")
+  func releasedWithoutFinish() async throws {
+    let gate = Gate()
+    let reports = Recorder<String>()
+    try await Report.write.withValue({ reports.append($0) }) {
+      // Given: a store whose finish() already reported its effect (still winding down), then
+      // one with an effect running and actions not received, released without finish().
+      do {
+        let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+        store.timeout = patience
+        try await store.send(.wait)
+        await #expect(throws: TestStoreFailure.self) {
+          try await store.finish(timeout: .milliseconds(1))
+        }
+      }
+      do {
+        let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+        store.timeout = patience
+        try await store.send(.wait, fileID: "App/FeatureTests.swift", line: 7)
+        try await store.send(.incrementTwiceViaSend)
+      }
+      // Then: one report, for the second store (the first store's check ran before it).
+      await eventually { !reports.values.isEmpty }
+    }
+    #expect(
+      reports.values == [
+        """
+        MiniRedux: a TestStore was released with this not accounted for; end the test with \
+        `try await store.finish()`:
+          1 effect of .wait (sent at App/FeatureTests.swift:7) still running
+          .increment received but not asserted
+          .increment received but not asserted
+        """
+      ])
+    gate.open()
+  }
+}
+
+@MainActor
+@Suite("TestStore: exhaustivity off (rule 5)")
+struct TestStoreNonExhaustiveTests {
+  @Test("assertions must hold against the actual state; changes not mentioned are allowed")
+  func partialAssertions() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
+    store.exhaustivity = .off
+    try await store.send(.increment)
+    try await store.send(.increment) { $0.count = 2 }
+    let line = #line + 1
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.send(.increment) { $0.count = 4 }
+    }
+    expectLocation(failure, line: line)
+    #expect(
+      failure?.message.hasPrefix(
+        "send(.increment): the state does not hold what the closure asserts") == true)
+    #expect(failure?.message.contains("-   count: 4\n+   count: 3") == true)
+  }
+
+  @Test("receive skips actions until one matches; send skips unasserted ones")
+  func skips() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
+    store.exhaustivity = .off
+    try await store.send(.incrementTwiceViaSend)
+    try await store.send(.loadPair)
+    gate.open()
+    try await store.receive(.loaded(2)) { $0.loaded = [1, 2] }
+    try await store.finish()
+  }
+
+  @Test("receive with no match lists what it skipped")
+  func noMatch() async throws {
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    store.timeout = patience
+    store.exhaustivity = .off
+    try await store.send(.incrementTwiceViaSend)
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.receive(.loaded(1))
+    }
+    #expect(
+      failure?.message == """
+        receive: expected .loaded(1), but received only .increment, .increment and no effect \
+        is running
+        """)
+  }
+
+  @Test("finish does not fail on unasserted actions, but still on running effects")
+  func finish() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
+    store.exhaustivity = .off
+    try await store.send(.incrementTwiceViaSend)
+    try await store.finish()
+
+    try await store.send(.wait)
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.finish(timeout: .milliseconds(20))
+    }
+    #expect(failure?.message.contains("1 effect of .wait") == true)
+    gate.open()
+  }
+}
+
+@MainActor
+@Suite("TestStore: time, composition and isolation (rules 6-8)")
+struct TestStoreFeatureTests {
+  @Test("search as you type: a debounce on a manual clock, advanced by the test")
+  func debounce() async throws {
+    // Given
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: Search.State(),
+      Search.reducer(clock: clock) { query in ["\(query)!"] })
+    store.timeout = patience
+
+    // When: two quick keystrokes, then the debounce interval passes.
+    try await store.send(.queryChanged("b")) { $0.query = "b" }
+    try await store.send(.queryChanged("ba")) { $0.query = "ba" }
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .milliseconds(300))
+
+    // Then: one search, for the last query; finish proves there was no other.
+    try await store.receive(.resultsLoaded(["ba!"])) { $0.results = ["ba!"] }
+    try await store.finish()
+  }
+
+  @Test("a parent is tested through its children's actions (scope, Effect.map, delegate)")
+  func composition() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Todos.State(), Todos.reducer(gate))
+    store.timeout = patience
+    try await store.send(.add("milk")) {
+      $0.rows = [Todos.Row(id: 0, title: "milk")]
+      $0.nextID = 1
+    }
+    try await store.send(.add("eggs")) {
+      $0.rows.append(Todos.Row(id: 1, title: "eggs"))
+      $0.nextID = 2
+    }
+    try await store.send(.row(id: 0, .save))
+    try await store.send(.row(id: 1, .save))
+
+    // When: the first row asks to be deleted, and then the saves come back.
+    try await store.send(.row(id: 0, .deleteTapped))
+    try await store.receive(.row(id: 0, .delegate(.delete))) { $0.rows.removeFirst() }
+    gate.open()
+
+    // Then: only the remaining row's save lands.
+    try await store.receive(.row(id: 1, .saved)) { $0.rows[0].isSaved = true }
+    try await store.finish()
+  }
+
+  #if compiler(>=6.2)
+    /// An action whose Equatable conformance is isolated to the main actor, as an
+    /// `enum Action: Equatable` declared in a `-default-isolation MainActor` target gets.
+    enum IsolatedAction: Sendable {
+      case ping(Int)
+    }
+
+    @Test("an Action whose Equatable conformance is main-actor isolated can be received")
+    func isolatedConformance() async throws {
+      let store = TestStore(initialState: 0) { (state: inout Int, action: IsolatedAction) in
+        switch action {
+        case .ping(let value):
+          state = value
+          return value < 2 ? .send(.ping(value + 1)) : .none
+        }
+      }
+      store.timeout = patience
+      try await store.send(.ping(1)) { $0 = 1 }
+      let failure = await #expect(throws: TestStoreFailure.self) {
+        try await store.receive(.ping(3))
+      }
+      #expect(failure?.message == "receive: expected .ping(3), but received .ping(2)")
+      try await store.send(.ping(2)) { $0 = 2 }
+      try await store.finish()
+    }
+  #endif
+
+  @Test("receive(_:) with an Action that is not Equatable says to use a closure")
+  func notEquatable() async throws {
+    enum Action: Sendable { case tap(Int) }
+    let store = TestStore(initialState: 0) { (_: inout Int, action: Action) in
+      guard case .tap(0) = action else { return .none }
+      return .send(.tap(1))
+    }
+    store.timeout = patience
+    try await store.send(.tap(0))
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.receive(.tap(1))
+    }
+    #expect(failure?.message.contains("Action is not Equatable") == true)
+    store.skipReceivedActions()
+  }
+}
+
+#if compiler(>=6.2)
+  extension TestStoreFeatureTests.IsolatedAction: @MainActor Equatable {}
+#endif
