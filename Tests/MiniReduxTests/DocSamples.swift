@@ -952,3 +952,74 @@ enum Search {
     }
   }
 }
+
+/// A list of rows with identity: each row has effects keyed by its id and talks to the list
+/// through a delegate action (also tested in ScopeTests).
+enum Todos {
+  struct Row: Equatable, Identifiable {
+    let id: Int
+    var title: String
+    var isSaved = false
+  }
+  enum RowAction: Sendable, Equatable {
+    case save, saved, deleteTapped
+    case delegate(Delegate)
+    enum Delegate: Sendable, Equatable { case delete }
+  }
+  struct State: Equatable {
+    var rows: [Row] = []
+    var nextID = 0
+  }
+  enum Action: Sendable, Equatable {
+    case add(String)
+    case row(id: Int, RowAction)
+  }
+  /// Every effect of a row is registered under its id, so removing the row can cancel them.
+  struct RowEffects: Hashable, Sendable { let id: Int }
+
+  @MainActor
+  static func row(_ gate: Gate) -> (inout Row, RowAction) -> Effect<RowAction> {
+    { row, action in
+      switch action {
+      case .save:
+        return .run { send in
+          await gate.wait()
+          await send(.saved)
+        }
+      case .saved:
+        row.isSaved = true
+        return .none
+      case .deleteTapped:
+        return .send(.delegate(.delete))
+      case .delegate:
+        return .none
+      }
+    }
+  }
+
+  @MainActor
+  static func store(_ gate: Gate) -> Store<State, Action> {
+    Store(initialState: State(), reducer(gate))
+  }
+
+  @MainActor
+  static func reducer(_ gate: Gate) -> @MainActor (inout State, Action) -> Effect<Action> {
+    let row = row(gate)
+    return { state, action in
+      switch action {
+      case .add(let title):
+        state.rows.append(Row(id: state.nextID, title: title))
+        state.nextID += 1
+        return .none
+      case .row(let id, .delegate(.delete)):
+        state.rows.removeAll { $0.id == id }
+        return .cancel(id: RowEffects(id: id))
+      case .row(let id, let action):
+        guard let index = state.rows.firstIndex(where: { $0.id == id }) else { return .none }
+        return row(&state.rows[index], action)
+          .map { Action.row(id: id, $0) }
+          .cancellable(id: RowEffects(id: id))
+      }
+    }
+  }
+}
