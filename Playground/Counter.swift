@@ -1,9 +1,9 @@
-// Counter: the smallest feature: a State, an Action, a reducer, and a few sends (seed 004).
+// Counter: the smallest feature: a State, an Action, a reducer, and a few sends.
 //
 // Run it:     Playground/run Counter
 // In an app:  keep `struct Counter` as it is, create the store once (a SwiftUI view can hold it
 //             in `@State`), show `store.state.count`, and call `store.send` from the buttons, as
-//             seed 004's `CounterView` does.
+//             the `CounterView` of the original MiniRedux README does.
 
 import MiniRedux
 
@@ -29,8 +29,9 @@ struct Counter {
   }
 }
 
-// NB: A script's top-level code runs on the main actor, where a store lives, only if it awaits
-// something. So each send is awaited; `finish()` returns at once when there are no effects.
+// NB: In the Swift 6 language mode, which Playground/run uses, top-level code runs on the main
+// actor, where a store lives, and top-level variables such as `store` are main-actor isolated.
+// A send is awaited only to wait for its effects; with none, `finish()` returns at once.
 let store = Counter.store()
 print("count:", store.state.count)  // count: 0
 

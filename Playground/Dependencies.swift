@@ -1,6 +1,6 @@
 // Dependencies: one reducer built from injected services, run with a live-like one and a mock.
 //
-// Seed 002's environment and seed 003's service locator, done with plain values.
+// What TCA's older `Environment` and Pulse's `ServiceLocator` do, done with plain values.
 //
 // Run it:     Playground/run Dependencies   (the live-like service waits 50 ms per request)
 // In an app:  build `AppServices.live` once at launch and pass it down; previews and tests pass a

@@ -1,8 +1,9 @@
 // RandomQuote: two quick taps on a slow, random loader; `cancelInFlight` keeps only the last.
 //
 // Run it:     Playground/run RandomQuote
-// In an app:  replace `FakeQuoteAPI.quote(_:)` with a URLSession request (seed 004's README),
-//             keep the reducer, and send `.getQuoteTapped` from a button.
+// In an app:  replace `FakeQuoteAPI.quote(_:)` with a URLSession request (the original MiniRedux
+//             README's quote example makes one), keep the reducer, and send `.getQuoteTapped`
+//             from a button.
 //
 // The latencies are random but seeded, so every run prints the same trace. Here request #1 takes
 // 180 ms and #2 takes 40 ms: without `cancelInFlight`, the stale quote #1 would land last and

@@ -1,4 +1,4 @@
-// SearchAsYouType: seed 002's movie search: one request per pause, never a stale answer.
+// SearchAsYouType: a movie search: one request per pause, never a stale answer.
 //
 // Quick typing makes one request, after a 300 ms debounce, and the answer to an older query,
 // even one the server sends anyway, never lands.

@@ -1,7 +1,8 @@
 // TimeTravel: record every state, rewind, step forward again, and replay the log from scratch.
 //
-// Seed 001's "time travel": a reducer wrapper keeps the history, and because reducers are pure,
-// replaying the recorded actions into a fresh store rebuilds the same state.
+// The "time travel" that SwiftRex's docs list among Redux's debugging aids: a reducer wrapper
+// keeps the history, and because reducers are pure, replaying the recorded actions into a fresh
+// store rebuilds the same state.
 //
 // Run it:     Playground/run TimeTravel
 // In an app:  wrap a feature's reducer with `timeTravel` in a debug build, show

@@ -1,4 +1,4 @@
-// Timer: an effect that ticks every 100 ms until `.cancel(id:)` stops it (seed 001's timer).
+// Timer: an effect that ticks every 100 ms until `.cancel(id:)` stops it.
 //
 // Run it:     Playground/run Timer   (about half a second: five ticks of 100 ms)
 // In an app:  send `.startTapped` and `.stopTapped` from buttons and show `store.state.ticks`;

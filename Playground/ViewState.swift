@@ -1,6 +1,6 @@
 // ViewState: pure functions map domain state to view state, and view events to actions.
 //
-// Seed 003's ViewStateReducing and DomainEventActionMap, without the protocols.
+// Pulse's ViewStateReducing and DomainEventActionMap, without the protocols.
 //
 // Run it:     Playground/run ViewState
 // In an app:  the SwiftUI view reads `homeViewState(from: store.state)` and calls

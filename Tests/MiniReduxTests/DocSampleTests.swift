@@ -4,7 +4,8 @@ import Testing
 /// Every code sample must compile, so none can rot: each ```swift block in the doc comments, in
 /// README.md and in the articles of the DocC catalog must appear, line by line and in order, in a
 /// region of DocSamples.swift (which the test target compiles), in a Playground script (which CI
-/// runs), or in .ci/check-combine (which compiles the Combine code on Linux).
+/// runs), in .ci/check-combine (which compiles the Combine code on Linux), or in .ci/check-package
+/// (which builds the README's Package.swift samples).
 @Suite("Code samples")
 struct DocSampleTests {
   static let root = URL(fileURLWithPath: #filePath)
@@ -53,6 +54,7 @@ struct DocSampleTests {
       regions.append((file, lines(try read("Playground/\(file)"))))
     }
     regions.append((".ci/check-combine", lines(try read(".ci/check-combine"))))
+    regions.append((".ci/check-package", lines(try read(".ci/check-package"))))
     return regions
   }
 
@@ -105,5 +107,66 @@ struct DocSampleTests {
     let regions = try Self.regions()
     let stray = ["store.send(.thisActionDoesNotExist)"]
     #expect(!regions.contains { Self.isSubsequence(stray, of: $0.lines) })
+  }
+}
+
+/// User-facing text names what users can read (the original MiniRedux README, TCA's docs, the
+/// SwiftRex and Pulse articles), never documents that only this project's authors have.
+@Suite("User-facing text")
+struct UserFacingTextTests {
+  static var forbidden: Regex<Substring> { #/(?i)\bseeds?\s*#?\s*0\d\d|\bseeds\b|design doc/# }
+
+  static func userFacingFiles() throws -> [String] {
+    var files = ["README.md", "CHANGELOG.md"]
+    for folder in ["Sources", "Playground"] {
+      let url = DocSampleTests.root.appendingPathComponent(folder)
+      let enumerator = FileManager.default.enumerator(atPath: url.path)
+      while let path = enumerator?.nextObject() as? String {
+        guard !path.hasPrefix(".cache"), path.hasSuffix(".swift") || path.hasSuffix(".md") else {
+          continue
+        }
+        files.append("\(folder)/\(path)")
+      }
+    }
+    return files.filter {
+      FileManager.default.fileExists(atPath: DocSampleTests.root.appendingPathComponent($0).path)
+    }
+  }
+
+  @Test("README, CHANGELOG, sources, docs and Playground scripts never mention seeds")
+  func noSeedReferences() throws {
+    let files = try Self.userFacingFiles()
+    #expect(files.contains("README.md") && files.contains("Playground/Counter.swift"))
+    for file in files {
+      let lines = try DocSampleTests.read(file).split(separator: "\n")
+      for (index, line) in lines.enumerated() where line.contains(Self.forbidden) {
+        Issue.record("\(file):\(index + 1) refers to a document users do not have: \(line)")
+      }
+    }
+  }
+
+  @Test("LICENSE is MIT, and both source files carry its copyright line, as they travel alone")
+  func licenseTravelsWithTheSources() throws {
+    let license = try DocSampleTests.read("LICENSE")
+    let copyright = "Copyright (c) 2026 The MiniRedux authors"
+    #expect(license.hasPrefix("MIT License\n"))
+    #expect(license.contains(copyright))
+    #expect(license.contains("THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND"))
+    for file in ["Sources/MiniRedux/Store.swift", "Sources/MiniRedux/Effect.swift"] {
+      let firstLine = try DocSampleTests.read(file).prefix { $0 != "\n" }
+      #expect(
+        firstLine.hasPrefix("//") && firstLine.contains(copyright) && firstLine.contains("MIT"),
+        "\(file) should start with a one-line MIT license notice naming \(copyright)")
+    }
+  }
+
+  @Test("the check catches the old wording")
+  func checkCanFail() {
+    for text in ["the smallest feature (seed 004)", "Seed 002's search", "the design documents"] {
+      #expect(text.contains(Self.forbidden))
+    }
+    for text in ["random but seeded", "let seed = 7", "MINIREDUX_STORM_SEED"] {
+      #expect(!text.contains(Self.forbidden))
+    }
   }
 }

@@ -1,8 +1,13 @@
-// The code samples of the doc comments and README.md, compiled inside real reducers.
+// The code samples of the doc comments, README.md and the DocC articles, compiled inside real
+// reducers.
 //
 // Each region starts with a `// Sample:` line. DocSampleTests checks that every ```swift block
 // in Sources/ and README.md appears, line by line and in order, in one region here, in one
-// Playground script, or in .ci/check-combine (which compiles the Combine code).
+// Playground script, in .ci/check-combine (which compiles the Combine code), or in
+// .ci/check-package (which builds the README's Package.swift samples).
+//
+// The samples use only the public API: .ci/check-isolation compiles this file with a plain
+// `import MiniRedux`, under Xcode's newer isolation defaults, as a user's own code would be.
 import Testing
 
 @testable import MiniRedux
@@ -136,7 +141,7 @@ struct DocSamples {
       }
     }
     store.send(.stopTapped)
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.state.isEmpty)
   }
 
   // Sample: Effect.debounce
@@ -532,14 +537,12 @@ struct ArticleSamples {
     store.send(.stopTapped)
     await started.finish()
     #expect(!store.state.isRunning)
-    #expect(store.inFlightEffectCount == 0)
 
     let timer = store.send(.startTapped)
     // Later, when the screen that started the timer goes away:
     timer.cancel()
     await timer.finish()
     #expect(timer.isCancelled)
-    #expect(store.inFlightEffectCount == 0)
     #expect(store.state.seconds == 0)
   }
 
@@ -945,6 +948,77 @@ enum Search {
       case .resultsLoaded(let results):
         state.results = results
         return .none
+      }
+    }
+  }
+}
+
+/// A list of rows with identity: each row has effects keyed by its id and talks to the list
+/// through a delegate action (also tested in ScopeTests).
+enum Todos {
+  struct Row: Equatable, Identifiable {
+    let id: Int
+    var title: String
+    var isSaved = false
+  }
+  enum RowAction: Sendable, Equatable {
+    case save, saved, deleteTapped
+    case delegate(Delegate)
+    enum Delegate: Sendable, Equatable { case delete }
+  }
+  struct State: Equatable {
+    var rows: [Row] = []
+    var nextID = 0
+  }
+  enum Action: Sendable, Equatable {
+    case add(String)
+    case row(id: Int, RowAction)
+  }
+  /// Every effect of a row is registered under its id, so removing the row can cancel them.
+  struct RowEffects: Hashable, Sendable { let id: Int }
+
+  @MainActor
+  static func row(_ gate: Gate) -> (inout Row, RowAction) -> Effect<RowAction> {
+    { row, action in
+      switch action {
+      case .save:
+        return .run { send in
+          await gate.wait()
+          await send(.saved)
+        }
+      case .saved:
+        row.isSaved = true
+        return .none
+      case .deleteTapped:
+        return .send(.delegate(.delete))
+      case .delegate:
+        return .none
+      }
+    }
+  }
+
+  @MainActor
+  static func store(_ gate: Gate) -> Store<State, Action> {
+    Store(initialState: State(), reducer(gate))
+  }
+
+  @MainActor
+  static func reducer(_ gate: Gate) -> @MainActor (inout State, Action) -> Effect<Action> {
+    let row = row(gate)
+    return { state, action in
+      switch action {
+      case .add(let title):
+        state.rows.append(Row(id: state.nextID, title: title))
+        state.nextID += 1
+        return .none
+      case .row(let id, .delegate(.delete)):
+        state.rows.removeAll { $0.id == id }
+        return .cancel(id: RowEffects(id: id))
+      case .row(let id, let action):
+        guard let index = state.rows.firstIndex(where: { $0.id == id }) else { return .none }
+        return row(&state.rows[index], action)
+          .map { Action.row(id: id, $0) }
+          .cancellable(id: RowEffects(id: id))
       }
     }
   }

@@ -139,7 +139,7 @@ struct ManyEffectsTests {
     let count = 10_000
     let live = LiveCounter()
     var store: Store<Int, Action>? = Self.makeStore(live)
-    weak var weakStore = store
+    weak let weakStore = store
     var tasks: [StoreTask] = []
 
     // Given: 10,000 effects in flight whose operations have started.
@@ -177,7 +177,7 @@ struct KeptSendTests {
     let keeper = Locked<Send<Action>?>(nil)
     let reduced = Recorder<Action>()
     var store: Store<Int, Action>? = Self.makeStore(keeper: keeper, reduced: reduced)
-    weak var weakStore = store
+    weak let weakStore = store
 
     // Given: an effect leaked its Send and ended; then the store was released.
     await store!.send(.keep).finish()
@@ -186,7 +186,7 @@ struct KeptSendTests {
 
     // When: the leaked Send is used.
     let (_, reports) = await capturingReports {
-      await keeper.current!(.late)
+      keeper.current!(.late)
     }
 
     // Then: nothing is reduced, nothing crashes, nothing is reported (there is no store to misuse).
@@ -205,7 +205,7 @@ struct KeptSendTests {
 
     // When: the leaked Send is used while the store is alive.
     let (_, reports) = await capturingReports {
-      await keeper.current!(.late)
+      keeper.current!(.late)
     }
 
     // Then: the action is dropped and the misuse is reported exactly once.

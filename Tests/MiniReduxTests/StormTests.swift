@@ -503,7 +503,7 @@ final class StormRunner {
         cancelledOwners.insert(owner)
         outcome.cancellations += 1
       case .releaseStore:
-        weak var weakStore = store
+        weak let weakStore = store
         model.isReleased = true
         store = nil
         shared.releasedGenerations.withLock { _ = $0.insert(model.generation) }

@@ -129,3 +129,9 @@ func capturingReports<R>(
     { reports.append($0) }, operation: body, isolation: isolation)
   return (result, reports.values)
 }
+
+/// How long the tests' test stores wait for effects, instead of the default second.
+///
+/// NB: The suite runs CPU-heavy tests (the storm) in parallel, which can keep an effect's action
+/// from reaching the main actor for seconds. Tests that check a timeout pass their own.
+let patience = Duration.seconds(60)

@@ -48,12 +48,6 @@ enum Gated {
   }
 }
 
-/// How long the tests' test stores wait for effects, instead of the default second.
-///
-/// NB: The suite runs CPU-heavy tests (the storm) in parallel, which can keep an effect's action
-/// from reaching the main actor for seconds. Tests that check a timeout pass their own.
-let patience = Duration.seconds(60)
-
 /// Checks that a failure points at this file and at `line`.
 ///
 /// NB: Inside the closure of `#expect(throws:)`, a default `#line` is the line of the `#expect`.
