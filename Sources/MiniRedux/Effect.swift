@@ -84,8 +84,10 @@ extension Effect {
   /// - Returns: An effect that runs `operation`.
   public static func run(
     priority: TaskPriority? = nil,
-    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
-    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil
+    operation: @escaping @concurrent @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (
+      @concurrent @Sendable (_ error: any Error, _ send: Send<Action>) async -> Void
+    )? = nil
   ) -> Self {
     Self(.run(priority, Work(operation: operation, handler: handler)))
   }
@@ -308,8 +310,8 @@ extension Effect {
   }
 
   struct Work: Sendable {
-    let operation: @Sendable (Send<Action>) async throws -> Void
-    let handler: (@Sendable (any Error, Send<Action>) async -> Void)?
+    let operation: @concurrent @Sendable (Send<Action>) async throws -> Void
+    let handler: (@concurrent @Sendable (any Error, Send<Action>) async -> Void)?
 
     /// Runs the operation off the main actor and routes a thrown error to the handler or to
     /// standard error, exactly once.
