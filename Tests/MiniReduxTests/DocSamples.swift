@@ -673,7 +673,7 @@ struct ArticleSamples {
       enum Action {
         case row(id: Int, Todo.Action)
       }
-      struct RowEffects: Hashable, Sendable { let id: Int }
+      struct RowEffects: Hashable { let id: Int }
 
       static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
         switch action {
