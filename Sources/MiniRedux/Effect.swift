@@ -57,7 +57,13 @@ public struct Effect<Action: Sendable>: Sendable {
 // MARK: - Creating effects
 
 extension Effect {
-  /// An effect that does nothing.
+  /// An effect that does nothing: what a reducer returns when an action only changes state.
+  ///
+  /// ```swift
+  /// case .incrementTapped:
+  ///   state.count += 1
+  ///   return .none
+  /// ```
   public static var none: Self { Self(.none) }
 
   /// An effect that runs an async operation off the main actor and sends actions back.
@@ -101,6 +107,9 @@ extension Effect {
   /// case .saveTapped:
   ///   return .send(.delegate(.saved))
   /// ```
+  ///
+  /// - Parameter action: The action to reduce next.
+  /// - Returns: An effect that sends `action`.
   public static func send(_ action: Action) -> Self {
     Self(.send(action))
   }
@@ -119,6 +128,17 @@ extension Effect {
   }
 
   /// An effect that starts all of `effects` at once and ends when all of them have ended.
+  ///
+  /// ```swift
+  /// case .searchAll(let queries):
+  ///   return .merge(
+  ///     queries.map { query in
+  ///       .run { send in await send(.results(try await api.search(query))) }
+  ///     })
+  /// ```
+  ///
+  /// - Parameter effects: The effects to run side by side; `.none`s are dropped.
+  /// - Returns: One effect, or `.none` if there is nothing to run.
   public static func merge(_ effects: some Sequence<Self>) -> Self {
     var children = effects.filter { !$0.isNone }
     switch children.count {
@@ -140,6 +160,14 @@ extension Effect {
   }
 
   /// An effect that runs `effects` one after another, each starting when the previous one ended.
+  ///
+  /// ```swift
+  /// case .saveAll(let drafts):
+  ///   return .concatenate(drafts.map { draft in .run { _ in try await save(draft) } })
+  /// ```
+  ///
+  /// - Parameter effects: The effects to run in order; `.none`s are dropped.
+  /// - Returns: One effect, or `.none` if there is nothing to run.
   public static func concatenate(_ effects: some Collection<Self>) -> Self {
     var children = effects.filter { !$0.isNone }
     switch children.count {
@@ -230,6 +258,9 @@ extension Effect {
   /// case .stopTapped:
   ///   return .cancel(id: CancelID.timer)
   /// ```
+  ///
+  /// - Parameter id: The id given to ``cancellable(id:cancelInFlight:)``, equal in type and value.
+  /// - Returns: An effect that cancels, then ends at once.
   public static func cancel(id: sending some Hashable) -> Self {
     Self(.cancel(EffectID(id)))
   }
@@ -246,6 +277,13 @@ extension Effect {
   ///   return .run { send in await send(.results(try await api.search(query))) }
   ///     .debounce(id: CancelID.search, for: .milliseconds(300))
   /// ```
+  ///
+  /// - Parameters:
+  ///   - id: The id that a newer debounced effect replaces this one by; `.cancel(id:)` with it
+  ///     cancels the wait and the effect.
+  ///   - duration: How long to wait for a newer effect before starting this one.
+  ///   - clock: The clock to wait on; `ContinuousClock` unless you pass one.
+  /// - Returns: This effect, started after `duration` unless replaced.
   public func debounce(
     id: sending some Hashable,
     for duration: Duration,
@@ -288,6 +326,11 @@ public struct Send<Action: Sendable>: Sendable {
   }
 
   /// Sends `action` to the store, unless the effect has been cancelled.
+  ///
+  /// The store reduces `action` before this returns, so `await send(action)` inside `.run` is
+  /// done when the reducer is.
+  ///
+  /// - Parameter action: The action to reduce.
   @MainActor
   public func callAsFunction(_ action: Action) {
     // NB: A cancelled operation may still reach this line; cancellation must win.
@@ -433,6 +476,9 @@ nonisolated private func writeToStandardError(_ string: String) {
     /// case .listen:
     ///   return .publisher { [1, 2, 3].publisher.map(Action.heard) }
     /// ```
+    ///
+    /// - Parameter createPublisher: Makes the publisher when the effect starts.
+    /// - Returns: An effect that subscribes to the publisher and sends what it emits.
     public static func publisher<P: Publisher>(
       _ createPublisher: @escaping @Sendable () -> P
     ) -> Self where P.Output == Action, P.Failure == Never {

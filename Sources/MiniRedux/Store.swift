@@ -168,6 +168,7 @@ public final class Store<State, Action: Sendable> {
   /// - Complexity: O(1) in the size of the state, plus one derivation and one `==` for each live
   ///   scope with `Equatable` state (O(n) when such a scope holds a collection of n elements that
   ///   the action changes; see `scope(state:action:)`).
+  /// - Parameter action: The action to reduce.
   /// - Returns: A task that ends when the effects started by this action, and by the actions
   ///   those effects send back, have ended.
   @discardableResult
@@ -252,6 +253,7 @@ public final class Store<State, Action: Sendable> {
   /// subscription.cancel()
   /// ```
   ///
+  /// - Parameter listener: Called on the main actor with the state, now and after each `send`.
   /// - Returns: A subscription; call ``StoreSubscription/cancel()`` to stop listening.
   @discardableResult
   public func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
@@ -543,6 +545,11 @@ public struct StoreTask: Hashable, Sendable {
   /// Cancelling the task that waits cancels the effects and stops the wait at once: nothing the
   /// effects send is reduced any more, even while an operation that ignores cancellation is
   /// still winding down.
+  ///
+  /// ```swift
+  /// await store.send(.refresh).finish()
+  /// print(store.state.items)  // what the refresh loaded
+  /// ```
   @MainActor
   public func finish() async {
     await group?.wait()
@@ -558,6 +565,12 @@ public struct StoreTask: Hashable, Sendable {
 
   /// Whether the effects were cancelled: by ``cancel()``, or each one by its id before it
   /// finished. A task with no effects counts as cancelled.
+  ///
+  /// ```swift
+  /// let timer = store.send(.startTimer)
+  /// timer.cancel()
+  /// print(timer.isCancelled)  // true
+  /// ```
   @MainActor
   public var isCancelled: Bool {
     group?.isCancelledOrEveryEffectCancelled ?? true
@@ -573,6 +586,14 @@ public struct StoreTask: Hashable, Sendable {
 }
 
 /// A subscription made with ``Store/subscribe(_:)``.
+///
+/// Dropping it does not stop the listener: the listener is called until you cancel the
+/// subscription or the store is released.
+///
+/// ```swift
+/// let subscription = store.subscribe { state in print(state.count) }
+/// subscription.cancel()  // the listener is not called again
+/// ```
 public struct StoreSubscription: Sendable {
   let onCancel: @MainActor @Sendable () -> Void
 

@@ -295,6 +295,60 @@ struct DocSamples {
     #expect(heard == ["milk", "oat milk"])
     subscription.cancel()
   }
+
+  // Sample: Effect.none, merge and concatenate of collections, StoreTask.finish and isCancelled,
+  // StoreSubscription
+  @Test("the none, collection, finish, isCancelled and StoreSubscription samples compile and run")
+  func members() async {
+    enum Feature {
+      struct State { var count = 0, items: [String] = [] }
+      enum Action: Sendable {
+        case incrementTapped, refresh, startTimer
+        case searchAll([String]), saveAll([String]), results([String])
+      }
+    }
+    let api = DocStubs.api
+    let saved = Recorder<String>()
+    let save: @Sendable (String) async throws -> Void = { saved.append($0) }
+    let store = Store(initialState: Feature.State()) { (state, action: Feature.Action) in
+      switch action {
+      case .incrementTapped:
+        state.count += 1
+        return .none
+      case .searchAll(let queries):
+        return .merge(
+          queries.map { query in
+            .run { send in await send(.results(try await api.search(query))) }
+          })
+      case .saveAll(let drafts):
+        return .concatenate(drafts.map { draft in .run { _ in try await save(draft) } })
+      case .results(let results):
+        state.items += results
+        return .none
+      case .refresh:
+        return .send(.searchAll(["swift", "redux"]))
+      case .startTimer:
+        return .run { _ in try await Task.sleep(for: .seconds(60)) }
+      }
+    }
+    await store.send(.refresh).finish()
+    print(store.state.items)  // what the refresh loaded
+    #expect(store.state.items.sorted() == ["redux", "swift"])
+    await store.send(.saveAll(["first", "second", "third"])).finish()
+    #expect(saved.values == ["first", "second", "third"])
+
+    let timer = store.send(.startTimer)
+    timer.cancel()
+    print(timer.isCancelled)  // true
+    #expect(timer.isCancelled)
+
+    var heard: [Int] = []
+    let subscription = store.subscribe { state in print(state.count) }
+    subscription.cancel()  // the listener is not called again
+    store.subscribe { heard.append($0.count) }  // dropped at once, and still called
+    store.send(.incrementTapped)
+    #expect(heard == [0, 1])
+  }
 }
 
 // MARK: - The articles of Sources/MiniRedux/MiniRedux.docc
