@@ -961,7 +961,7 @@ struct TestStoreDocSamples {
   }
 
   // Sample: Testing a feature: time
-  @Test("the manual clock sample compiles and passes")
+  @Test("TestStore rule 6: a debounce on a manual clock fires when the test advances it")
   func searchWithManualClock() async throws {
     let clock = TestClock()
     let store = TestStore(

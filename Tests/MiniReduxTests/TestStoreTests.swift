@@ -550,25 +550,8 @@ struct TestStoreNonExhaustiveTests {
 @MainActor
 @Suite("TestStore: time, composition and isolation (rules 6-8)")
 struct TestStoreFeatureTests {
-  @Test("search as you type: a debounce on a manual clock, advanced by the test")
-  func debounce() async throws {
-    // Given
-    let clock = TestClock()
-    let store = TestStore(
-      initialState: Search.State(),
-      Search.reducer(clock: clock) { query in ["\(query)!"] })
-    store.timeout = patience
-
-    // When: two quick keystrokes, then the debounce interval passes.
-    try await store.send(.queryChanged("b")) { $0.query = "b" }
-    try await store.send(.queryChanged("ba")) { $0.query = "ba" }
-    await eventually { clock.sleeperCount == 1 }
-    clock.advance(by: .milliseconds(300))
-
-    // Then: one search, for the last query; finish proves there was no other.
-    try await store.receive(.resultsLoaded(["ba!"])) { $0.results = ["ba!"] }
-    try await store.finish()
-  }
+  // Rule 6 (time is the test's: a debounce on a manual clock) is tested by
+  // DocSamples.searchWithManualClock, which runs TestingAFeature.md's sample of it.
 
   @Test("a parent is tested through its children's actions (scope, Effect.map, delegate)")
   func composition() async throws {
