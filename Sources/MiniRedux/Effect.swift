@@ -11,47 +11,25 @@
   import Darwin
 #endif
 
-/// A description of work a reducer asks the store to do after it has changed the state.
+/// Work a reducer asks its store to do once it has changed the state.
 ///
-/// A reducer returns an `Effect` alongside its mutation. The effect is only a value: nothing runs
-/// until the ``Store`` that called the reducer interprets it. Effects compose (`merge`,
-/// `concatenate`, ``map(_:)``), can be cancelled by id
-/// (``cancellable(id:cancelInFlight:)``, ``cancel(id:)``), and feed actions back into the store
-/// through ``Send``.
-///
-/// Guarantees, all per store:
-/// - ``run(priority:operation:catch:)`` operations run off the main actor; every `send` they make
-///   hops to the main actor and is reduced there, in order.
-/// - Once an effect is cancelled, nothing it sends is reduced, even if its operation ignores
-///   cancellation.
-/// - A finished effect leaves no bookkeeping behind.
+/// An effect is a value: nothing runs until the ``Store`` that called the reducer starts it, right
+/// after the reducer returns. Effects compose, are cancelled by id, and send actions back through
+/// ``Send``; <doc:Guarantees> says what a store promises about them.
 ///
 /// ```swift
-/// enum CancelID { case load }
-///
-/// let store = Store<String, QuoteAction>(initialState: "") { state, action in
-///   switch action {
-///   case .getQuoteTapped:
-///     state = "Loading..."
-///     return .run { send in
-///       let quote = try await loadQuote()
-///       await send(.quoteLoaded(quote))
-///     } catch: { error, send in
-///       await send(.quoteLoaded("Error: \(error)"))
-///     }
-///     .cancellable(id: CancelID.load, cancelInFlight: true)
-///   case .quoteLoaded(let quote):
-///     state = quote
-///     return .none
+/// case .getQuoteTapped:
+///   state = "Loading..."
+///   return .run { send in
+///     let quote = try await loadQuote()
+///     await send(.quoteLoaded(quote))
+///   } catch: { error, send in
+///     await send(.quoteLoaded("Error: \(error)"))
 ///   }
-/// }
+///   .cancellable(id: CancelID.load, cancelInFlight: true)
 /// ```
 public struct Effect<Action: Sendable>: Sendable {
   let operation: Operation
-
-  init(_ operation: Operation) {
-    self.operation = operation
-  }
 }
 
 // MARK: - Creating effects
@@ -64,13 +42,10 @@ extension Effect {
   ///   state.count += 1
   ///   return .none
   /// ```
-  public static var none: Self { Self(.none) }
+  nonisolated public static var none: Self { Self(operation: .none) }
 
-  /// An effect that runs an async operation off the main actor and sends actions back.
-  ///
-  /// The operation starts as soon as the reducer returns. Each `await send(action)` hops to the
-  /// main actor and reduces `action` before returning. If the effect is cancelled, sends are
-  /// dropped, so a late result never lands.
+  /// An effect that runs `operation` off the main actor; each `await send(action)` in it hops to
+  /// the main actor and reduces `action` before returning, unless the effect was cancelled.
   ///
   /// ```swift
   /// case .loadUser:
@@ -82,12 +57,10 @@ extension Effect {
   /// ```
   ///
   /// - Parameters:
-  ///   - priority: The priority of the task that runs the operation.
-  ///   - operation: The work to do. It receives a ``Send`` for feeding actions back.
-  ///   - handler: Called with any error the operation throws, except `CancellationError`.
-  ///     Without a handler, such an error is written to standard error together with the action
-  ///     that started the effect.
-  /// - Returns: An effect that runs `operation`.
+  ///   - priority: The priority of the operation's task.
+  ///   - operation: The work, which gets a ``Send`` to send actions back.
+  ///   - handler: Gets what the operation throws, but a `CancellationError`; without one, the
+  ///     error goes to standard error with the action that started the effect.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @concurrent @Sendable (_ send: Send<Action>) async throws -> Void,
@@ -95,123 +68,105 @@ extension Effect {
       @concurrent @Sendable (_ error: any Error, _ send: Send<Action>) async -> Void
     )? = nil
   ) -> Self {
-    Self(.run(priority, Work(operation: operation, handler: handler)))
+    Self(operation: .run(priority, operation, handler))
   }
 
-  /// An effect that sends an action back into the store immediately.
-  ///
-  /// The action is reduced before the `send` that produced this effect returns. Prefer calling
-  /// shared logic directly; use `.send` when another feature must see the action.
+  /// An effect that sends `action` back, reduced before the `send` that produced it returns.
   ///
   /// ```swift
   /// case .saveTapped:
   ///   return .send(.delegate(.saved))
   /// ```
-  ///
-  /// - Parameter action: The action to reduce next.
-  /// - Returns: An effect that sends `action`.
-  public static func send(_ action: Action) -> Self {
-    Self(.send(action))
-  }
+  public static func send(_ action: Action) -> Self { Self(operation: .send(action)) }
 }
 
 // MARK: - Composing effects
 
 extension Effect {
-  /// An effect that starts all of `effects` at once and ends when all of them have ended.
+  /// An effect that starts all of `effects` at once, and ends when all of them have ended.
   ///
   /// ```swift
   /// return .merge(.send(.started), .run { send in await send(.loaded(try await load())) })
   /// ```
-  public static func merge(_ effects: Self...) -> Self {
-    merge(effects)
-  }
+  public static func merge(_ effects: Self...) -> Self { merge(effects) }
 
-  /// An effect that starts all of `effects` at once and ends when all of them have ended.
+  /// An effect that starts all of `effects` at once, and ends when all of them have ended.
   ///
   /// ```swift
-  /// case .searchAll(let queries):
-  ///   return .merge(
-  ///     queries.map { query in
-  ///       .run { send in await send(.results(try await api.search(query))) }
-  ///     })
+  /// return .merge(
+  ///   queries.map { query in
+  ///     .run { send in await send(.results(try await api.search(query))) }
+  ///   })
   /// ```
-  ///
-  /// - Parameter effects: The effects to run side by side; `.none`s are dropped.
-  /// - Returns: One effect, or `.none` if there is nothing to run.
   public static func merge(_ effects: some Sequence<Self>) -> Self {
-    var children = effects.filter { !$0.isNone }
-    switch children.count {
-    case 0: return .none
-    case 1: return children.removeLast()
-    default: return Self(.merge(children))
-    }
+    composite(effects, Operation.merge)
   }
 
-  /// An effect that runs `effects` one after another, each starting when the previous one ended.
-  ///
-  /// If the concatenation is cancelled, the running effect is cancelled and the rest never start.
+  /// An effect that starts each of `effects` once the previous one, and what it contains, has
+  /// ended (not what its actions started); once cancelled, it starts no more.
   ///
   /// ```swift
   /// return .concatenate(.run { _ in try await save() }, .send(.saved))
   /// ```
-  public static func concatenate(_ effects: Self...) -> Self {
-    concatenate(effects)
-  }
+  public static func concatenate(_ effects: Self...) -> Self { concatenate(effects) }
 
-  /// An effect that runs `effects` one after another, each starting when the previous one ended.
+  /// An effect that starts each of `effects` once the previous one has ended.
   ///
   /// ```swift
-  /// case .saveAll(let drafts):
-  ///   return .concatenate(drafts.map { draft in .run { _ in try await save(draft) } })
+  /// return .concatenate(drafts.map { draft in .run { _ in try await save(draft) } })
   /// ```
-  ///
-  /// - Parameter effects: The effects to run in order; `.none`s are dropped.
-  /// - Returns: One effect, or `.none` if there is nothing to run.
   public static func concatenate(_ effects: some Collection<Self>) -> Self {
-    var children = effects.filter { !$0.isNone }
-    switch children.count {
-    case 0: return .none
-    case 1: return children.removeLast()
-    default: return Self(.concatenate(children))
-    }
+    composite(effects, Operation.concatenate)
   }
 
-  /// Transforms the actions this effect sends, so a parent feature can run a child's effects.
+  private static func composite(_ effects: some Sequence<Self>, _ make: (Parts) -> Operation)
+    -> Self
+  {
+    let parts = effects.filter { !$0.isNone }
+    return parts.count > 1 ? Self(operation: make(Parts(parts))) : parts.first ?? .none
+  }
+
+  /// The same work, under the same ids, sending `transform(action)` for each `action`: how a
+  /// parent runs a child's effects.
   ///
   /// ```swift
   /// case .counter(let action):
   ///   return counterReducer(&state.counter, action).map(AppAction.counter)
   /// ```
-  ///
-  /// - Parameter transform: A pure function from this effect's action to the parent's action.
-  /// - Returns: The same work, sending transformed actions. Cancellation ids are kept.
   public func map<T: Sendable>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
+    guard parts != nil else { return map(transform, parts: []) }
+    // NB: Loops, not recursion, as everything that walks an effect: one lists the effects
+    // parents first, the other maps them children first.
+    var (effects, pending) = ([Self](), [self])
+    while let effect = pending.popLast() {
+      effects.append(effect)
+      pending += effect.parts?.effects.reversed() ?? []
+    }
+    var mapped: [Effect<T>] = []
+    for effect in effects.reversed() {
+      let parts = (0..<(effect.parts?.effects.count ?? 0)).map { _ in mapped.removeLast() }
+      mapped.append(effect.map(transform, parts: parts))
+    }
+    return mapped[0]
+  }
+
+  private func map<T>(_ transform: @escaping @Sendable (Action) -> T, parts: [Effect<T>])
+    -> Effect<T>
+  {
     switch operation {
-    case .none:
-      return .none
-    case .send(let action):
-      return .send(transform(action))
-    case .run(let priority, let work):
-      let handler = work.handler.map { handler in
-        { @Sendable (error: any Error, send: Send<T>) in
-          await handler(error, Send(send, transform))
-        }
+    case .none: return .none
+    case .send(let action): return .send(transform(action))
+    case .cancel(let id): return Effect<T>(operation: .cancel(id))
+    case .cancellable(let id, let cancelInFlight, _):
+      return Effect<T>(operation: .cancellable(id, cancelInFlight: cancelInFlight, .init(parts)))
+    case .merge: return Effect<T>(operation: .merge(.init(parts)))
+    case .concatenate: return Effect<T>(operation: .concatenate(.init(parts)))
+    case .run(let priority, let body, let handler):
+      let mappedHandler = handler.map { handler -> Effect<T>.Handler in
+        { error, send in await handler(error, Send(send, transform)) }
       }
       return Effect<T>(
-        .run(
-          priority,
-          Effect<T>.Work(
-            operation: { send in try await work.operation(Send(send, transform)) },
-            handler: handler)))
-    case .merge(let effects):
-      return Effect<T>(.merge(effects.map { $0.map(transform) }))
-    case .concatenate(let effects):
-      return Effect<T>(.concatenate(effects.map { $0.map(transform) }))
-    case .cancel(let id):
-      return Effect<T>(.cancel(id))
-    case .cancellable(let id, let cancelInFlight, let effect):
-      return Effect<T>(.cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform)))
+        operation: .run(priority, { try await body(Send($0, transform)) }, mappedHandler))
     }
   }
 }
@@ -219,88 +174,68 @@ extension Effect {
 // MARK: - Cancellation and time
 
 extension Effect {
-  /// Makes this effect cancellable with ``cancel(id:)``.
+  /// This effect, with everything it contains registered under `id` the moment it starts, so that
+  /// `.cancel(id:)`, even later in the same reducer output, finds it.
   ///
-  /// The effect, and everything it contains when it is a merge or a concatenation, is registered
-  /// under `id` the moment it starts, so a `.cancel(id:)` later in the same reducer output, or in
-  /// the next action, always finds it. Ids belong to one store and are compared by type and value:
-  /// `1` and `1.0` are different ids. Wrappers nest: an effect inside two `cancellable`s is
-  /// cancelled by either id.
+  /// What the effect's actions start is not contained in it. Wrappers nest: an effect inside two
+  /// is cancelled by either id. `cancelInFlight` never cancels this effect, nor a wrapper around
+  /// it. Ids compare by type and value, per store: `1` and `1.0` differ; `AnyHashable`s do not.
   ///
   /// ```swift
   /// enum CancelID { case search }
   ///
   /// case .queryChanged(let query):
-  ///   state.query = query
   ///   return .run { send in await send(.results(try await api.search(query))) }
   ///     .cancellable(id: CancelID.search, cancelInFlight: true)
   /// ```
-  ///
-  /// - Parameters:
-  ///   - id: Any hashable value. It is hashed here and compared only on the main actor, so an
-  ///     id type whose conformance is main-actor isolated (the default in app targets built with
-  ///     `-default-isolation MainActor`) works as is.
-  ///   - cancelInFlight: Whether to cancel effects already running under `id` before this one
-  ///     starts. It never cancels this effect's own parts.
-  /// - Returns: The same work, registered under `id`.
   public func cancellable(id: sending some Hashable, cancelInFlight: Bool = false) -> Self {
     if isNone && !cancelInFlight { return self }
-    return Self(.cancellable(EffectID(id), cancelInFlight: cancelInFlight, self))
+    let parts = Parts(self, [], height: (parts?.height ?? 0) + 1)
+    return Self(operation: .cancellable(EffectID(id), cancelInFlight: cancelInFlight, parts))
   }
 
-  /// An effect that cancels every in-flight effect registered under `id` in this store.
-  ///
-  /// Cancelling an id with nothing in flight does nothing. Effects that the cancelled effects
-  /// already caused, by sending actions whose reducers started new effects, keep running; they
-  /// still belong to the ``StoreTask`` of the `send` they descend from, which can cancel them.
+  /// An effect that cancels the effects running under `id`; what their actions started keeps
+  /// running, as part of the ``StoreTask`` it descends from.
   ///
   /// ```swift
   /// case .stopTapped:
   ///   return .cancel(id: CancelID.timer)
   /// ```
-  ///
-  /// - Parameter id: The id given to ``cancellable(id:cancelInFlight:)``, equal in type and value.
-  /// - Returns: An effect that cancels, then ends at once.
   public static func cancel(id: sending some Hashable) -> Self {
-    Self(.cancel(EffectID(id)))
+    Self(operation: .cancel(EffectID(id)))
   }
 
-  /// Starts this effect after `duration`, unless a newer debounced effect with the same `id`
-  /// arrives first, which replaces it.
-  ///
-  /// This is composition, not a new primitive: a sleep on `clock` concatenated with this effect,
-  /// made ``cancellable(id:cancelInFlight:)`` with `cancelInFlight: true`. Pass your own clock to
-  /// control time in tests.
+  /// This effect after a sleep of `duration` on `clock`, all cancellable under `id` with
+  /// `cancelInFlight: true`: a newer debounced effect replaces it. A duration no clock can reach
+  /// (`Int64.max / 2` seconds or more) waits until cancelled.
   ///
   /// ```swift
   /// case .queryChanged(let query):
   ///   return .run { send in await send(.results(try await api.search(query))) }
   ///     .debounce(id: CancelID.search, for: .milliseconds(300))
   /// ```
-  ///
-  /// - Parameters:
-  ///   - id: The id that a newer debounced effect replaces this one by; `.cancel(id:)` with it
-  ///     cancels the wait and the effect.
-  ///   - duration: How long to wait for a newer effect before starting this one.
-  ///   - clock: The clock to wait on; `ContinuousClock` unless you pass one.
-  /// - Returns: This effect, started after `duration` unless replaced.
   public func debounce(
-    id: sending some Hashable,
-    for duration: Duration,
+    id: sending some Hashable, for duration: Duration,
     clock: some Clock<Duration> = ContinuousClock()
   ) -> Self {
-    Self.concatenate(.run { _ in try await clock.sleep(for: duration) }, self)
-      .cancellable(id: id, cancelInFlight: true)
+    let wait = Self.run { _ in
+      // NB: The runtime traps on a deadline past Int64.max seconds.
+      guard duration < .seconds(Int64.max / 2) else {
+        let never = AsyncStream<Never> { _ in }
+        for await _ in never {}
+        throw CancellationError()
+      }
+      try await clock.sleep(for: duration)
+    }
+    return Self.concatenate(wait, self).cancellable(id: id, cancelInFlight: true)
   }
 }
 
 // MARK: - Send
 
-/// Sends actions from an effect back into the store that started it.
-///
-/// Call it with `await` from an effect's operation: the call hops to the main actor and returns
-/// once the action has been reduced. A send from a cancelled effect, or through a `Send` kept
-/// after its store was released, is dropped.
+/// Sends actions from an effect's operation back into its store: `await send(action)` hops to the
+/// main actor and returns once `action` is reduced. It does nothing once the effect is cancelled
+/// or the store is gone.
 ///
 /// ```swift
 /// return .run { send in
@@ -310,72 +245,81 @@ extension Effect {
 /// }
 /// ```
 public struct Send<Action: Sendable>: Sendable {
-  /// The effect sending, and its store's way in; shared by all its effects, so starting an
-  /// effect makes no closure.
-  let running: Running
-  let deliver: @MainActor @Sendable (Action, Running) -> Void
+  /// The effect that sends, and its store's way in, the same for all its effects.
+  let job: Job
+  let deliver: @MainActor @Sendable (Action, Job) -> Void
 
-  init(_ running: Running, deliver: @escaping @MainActor @Sendable (Action, Running) -> Void) {
-    self.running = running
-    self.deliver = deliver
-  }
-
-  init<Parent>(_ parent: Send<Parent>, _ transform: @escaping @Sendable (Action) -> Parent) {
-    self.running = parent.running
-    self.deliver = { action, running in parent.deliver(transform(action), running) }
-  }
-
-  /// Sends `action` to the store, unless the effect has been cancelled.
-  ///
-  /// The store reduces `action` before this returns, so `await send(action)` inside `.run` is
-  /// done when the reducer is.
-  ///
-  /// - Parameter action: The action to reduce.
+  /// Sends `action`, unless the effect was cancelled; the store reduces it before this returns.
   @MainActor
   public func callAsFunction(_ action: Action) {
-    // NB: A cancelled operation may still reach this line; cancellation must win.
+    // NB: A cancelled operation may still get here; cancellation must win.
     guard !Task.isCancelled else { return }
-    deliver(action, running)
+    deliver(action, job)
   }
 }
 
-// MARK: - Internals
+extension Send {
+  init<Parent>(_ parent: Send<Parent>, _ transform: @escaping @Sendable (Action) -> Parent) {
+    self.init(job: parent.job) { action, job in parent.deliver(transform(action), job) }
+  }
+}
+
+// MARK: - The effect description
 
 extension Effect {
-  indirect enum Operation: Sendable {
+  /// What an effect does. Composite effects keep their parts in a `Parts` box.
+  // NB: Only `send` and `run` are `indirect`: then the enum's layout does not depend on `Action`,
+  // telling its case needs no type lookup at run time, and an action may carry an effect.
+  enum Operation: Sendable {
     case none
-    case send(Action)
-    case run(TaskPriority?, Work)
-    case merge([Effect])
-    case concatenate([Effect])
+    indirect case send(Action)
+    indirect case run(TaskPriority?, Body, Handler?)
     case cancel(EffectID)
-    case cancellable(EffectID, cancelInFlight: Bool, Effect)
+    case cancellable(EffectID, cancelInFlight: Bool, Parts)
+    case merge(Parts)
+    case concatenate(Parts)
   }
 
-  struct Work: Sendable {
-    let operation: @concurrent @Sendable (Send<Action>) async throws -> Void
-    let handler: (@concurrent @Sendable (any Error, Send<Action>) async -> Void)?
+  typealias Body = @concurrent @Sendable (Send<Action>) async throws -> Void
+  typealias Handler = @concurrent @Sendable (any Error, Send<Action>) async -> Void
 
-    /// Runs the operation off the main actor and routes a thrown error to the handler or to
-    /// standard error, exactly once.
-    ///
-    /// NB: Passing `nil` to the `isolated` parameter makes this function, and the operation it
-    /// calls, run on the global executor. That holds under `NonisolatedNonsendingByDefault` and
-    /// `-default-isolation MainActor` too, where an unannotated async closure would otherwise
-    /// inherit the caller's main actor.
-    func perform(
-      _ send: Send<Action>, startedBy origin: Action, isolation: isolated (any Actor)? = nil
-    ) async {
-      do {
-        try await operation(send)
-      } catch is CancellationError {
-      } catch {
-        if let handler {
-          await handler(error, send)
-        } else {
-          Report.uncaught(error, startedBy: origin)
-        }
+  /// The parts of a composite effect: a `cancellable`'s one part is `first`, with no array.
+  // NB: `deinit` releases a deep tree in a loop, where the deinitializers Swift writes would call
+  // one another, a stack frame a level; the parts change only there.
+  nonisolated final class Parts: @unchecked Sendable {
+    private(set) var first: Effect
+    private(set) var others: [Effect]
+    /// How many boxes deep the tree below is.
+    let height: Int
+
+    init(_ first: Effect, _ others: [Effect], height: Int? = nil) {
+      (self.first, self.others) = (first, others)
+      self.height = height ?? 1 + ([first] + others).map { $0.parts?.height ?? 0 }.max()!
+    }
+
+    convenience init(_ effects: [Effect]) { self.init(effects[0], Array(effects.dropFirst())) }
+
+    var effects: [Effect] { [first] + others }
+
+    deinit {
+      // NB: A shallow tree, the usual one, goes the ordinary way, with no type lookups.
+      guard height > 64 else { return }
+      var pending = effects
+      (first, others) = (.none, [])
+      while var effect = pending.popLast() {
+        guard var parts = effect.parts else { continue }
+        effect = .none
+        guard isKnownUniquelyReferenced(&parts) else { continue }
+        pending += parts.effects
+        (parts.first, parts.others) = (.none, [])
       }
+    }
+  }
+
+  nonisolated var parts: Parts? {
+    switch operation {
+    case .cancellable(_, _, let parts), .merge(let parts), .concatenate(let parts): parts
+    default: nil
     }
   }
 
@@ -383,47 +327,56 @@ extension Effect {
     if case .none = operation { return true }
     return false
   }
+
+  /// Runs an operation, and sends what it throws to the handler, else to standard error, but a
+  /// `CancellationError`.
+  // NB: `isolation: nil` runs this, and the operation, on the global executor, also under
+  // `NonisolatedNonsendingByDefault` and `-default-isolation MainActor`.
+  static func perform(
+    _ body: Body, _ handler: Handler?, _ send: Send<Action>, startedBy origin: Action,
+    isolation: isolated (any Actor)? = nil
+  ) async {
+    do {
+      try await body(send)
+    } catch is CancellationError {
+    } catch {
+      guard let handler else {
+        return miniReduxReport(
+          """
+          MiniRedux: an effect started by \(origin) threw \(error), and it has no catch: handler. \
+          Pass `catch:` to .run to turn errors into actions.
+          """)
+      }
+      await handler(error, send)
+    }
+  }
 }
 
-/// A cancellation id, compared by its type and its value, so `1` and `1.0` never collide.
-///
-/// NB: The value sits in a box that hashes it once, when the id is made, and compares it without
-/// a dynamic cast of an existential: the store looks ids up on every effect it starts.
-///
-/// NB: Ids need not be `Sendable`. In a target built with `-default-isolation MainActor`, a plain
-/// `enum CancelID { case load }` is main-actor isolated, and so is its `Hashable` conformance. The
-/// box is sound anyway: the value is `sending` (no one else holds it), it is hashed in the caller's
-/// own isolation when the id is made, and after that only compared, by the store, on the main
-/// actor. Nothing else reads it.
+/// A cancellation id, compared by its type and its value.
+// NB: The value is in a box that hashes it once, when the id is made, and compares it with no
+// dynamic cast. Ids need not be `Sendable` (under `-default-isolation MainActor`, `enum CancelID`
+// is `Hashable` on the main actor only): the value is `sending`, hashed in its maker's isolation,
+// then only compared, by the store, on the main actor.
 struct EffectID: Hashable, Sendable {
   private let box: IDBox
 
-  init<Value: Hashable>(_ value: sending Value) {
-    box = TypedIDBox(value)
-  }
+  init<Value: Hashable>(_ value: sending Value) { box = TypedIDBox(value) }
 
   static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.box === rhs.box || (lhs.box.hash == rhs.box.hash && lhs.box.isEqual(to: rhs.box))
   }
 
-  func hash(into hasher: inout Hasher) {
-    hasher.combine(box.hash)
-  }
-
-  /// The value the id was made from. For tests, on the main actor.
-  @MainActor var base: any Hashable { box.base }
+  func hash(into hasher: inout Hasher) { hasher.combine(box.hash) }
 }
 
 private class IDBox: @unchecked Sendable {
   let hash: Int
   init(hash: Int) { self.hash = hash }
-  @MainActor var base: any Hashable { fatalError("MiniRedux: IDBox is abstract") }
-  func isEqual(to other: IDBox) -> Bool { fatalError("MiniRedux: IDBox is abstract") }
+  func isEqual(to other: IDBox) -> Bool { preconditionFailure("MiniRedux: IDBox is abstract") }
 }
 
 private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   let value: Value
-  @MainActor override var base: any Hashable { value }
 
   init(_ value: sending Value) {
     var hasher = Hasher()
@@ -434,51 +387,250 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   }
 
   override func isEqual(to other: IDBox) -> Bool {
-    // NB: The value's `==` may be main-actor isolated; only the store, on the main actor, calls
-    // this (checked in debug builds).
     MainActor.assertIsolated("MiniRedux compares cancellation ids only on the main actor")
-    // NB: A metatype comparison, then an unchecked cast: `as?` costs a dynamic cast per lookup.
     guard type(of: other) == Self.self else { return false }
     return value == unsafeDowncast(other, to: Self.self).value
   }
 }
 
-/// Where misuse and uncaught errors are reported. Tests replace `write` for one task tree.
-enum Report {
-  nonisolated static let write = TaskLocal<@Sendable (String) -> Void>(wrappedValue: {
-    writeToStandardError($0 + "\n")
-  })
+// MARK: - Bookkeeping
 
-  nonisolated static func uncaught(_ error: any Error, startedBy action: some Sendable) {
-    write.get()(
-      """
-      MiniRedux: an effect started by \(action) threw \(error), and it has no catch: handler. \
-      Pass `catch:` to .run to turn errors into actions.
-      """)
+// How a store keeps track of its effects. Two relations, and no third:
+// - Causation: a `send` and everything its effects sent back is one `Cause`, which a `StoreTask`
+//   waits for and cancels. Each effect in flight, and each action queued, counts in one cause.
+// - Containment: an effect in flight (a `Job`) is registered under the ids of the `cancellable`s
+//   around it (`Registry`), and one in a concatenation's step counts in that concatenation (its
+//   `parent`), which moves on when its step's count drops to zero.
+// An action an effect sends joins the effect's cause, never its containers: what it starts is
+// not part of the effect.
+
+/// One `send` and everything its effects sent back: what a ``StoreTask`` waits for and cancels.
+@MainActor
+final class Cause {
+  /// The effects in flight and the actions queued.
+  private(set) var count = 0
+  /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
+  private(set) var isCancelled = false
+  private var finishedOne = false
+  /// The effects in flight, listed through `Job.next`.
+  private var first: Job?
+  private(set) weak var registry: Registry?
+  private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+  private var nextWaiterID = 0
+
+  init(_ registry: Registry) { self.registry = registry }
+
+  /// Whether ``cancel()`` was called, or every effect was cancelled before one finished.
+  var isCancelledOrEveryEffectCancelled: Bool {
+    var job = first
+    while let current = job, current.phase != .running { job = current.next }
+    return isCancelled || !finishedOne && job == nil
+  }
+
+  func add(_ job: Job) {
+    job.next = first
+    first?.previous = job
+    first = job
+    enter()
+  }
+
+  func remove(_ job: Job, finished: Bool) {
+    finishedOne = finishedOne || finished
+    if let previous = job.previous { previous.next = job.next } else { first = job.next }
+    job.next?.previous = job.previous
+    (job.next, job.previous) = (nil, nil)
+    leave()
+  }
+
+  func enter() { count += 1 }
+
+  func leave() {
+    count -= 1
+    guard count == 0, !waiters.isEmpty else { return }
+    let waiters = waiters
+    self.waiters = [:]
+    for waiter in waiters.values { waiter.resume() }
+  }
+
+  func cancel() {
+    isCancelled = true
+    var job = first
+    while let current = job {
+      job = current.next
+      if current.cancel() { registry?.unregister(current, cancellingTask: true) }
+    }
+  }
+
+  /// Returns once nothing is left, or at once if the waiting task is cancelled, which cancels
+  /// the rest.
+  func wait() async {
+    guard count > 0 else { return }
+    let id = nextWaiterID
+    nextWaiterID += 1
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { waiters[id] = $0 }
+    } onCancel: {
+      Task { @MainActor in
+        self.cancel()
+        self.waiters.removeValue(forKey: id)?.resume()
+      }
+    }
   }
 }
 
-nonisolated private func writeToStandardError(_ string: String) {
-  #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-    var string = string
-    string.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
-  #else
-    print(string, terminator: "")
-  #endif
+/// One effect in flight: a `.run` and its task, or a concatenation and its current step.
+@MainActor
+final class Job {
+  /// Where the effect is in its life; it moves on only through ``cancel()`` and ``end()``.
+  enum Phase: Equatable {
+    /// Registered under its ids; what it sends is reduced.
+    case running
+    /// Unregistered and dropping what it sends, until its operation returns or its step ends.
+    case cancelled
+    /// Out of its cause and its concatenation's step. A send after a normal end is misuse.
+    case ended(wasCancelled: Bool)
+  }
+
+  let cause: Cause
+  /// The concatenation whose current step this effect is part of.
+  let parent: Job?
+  /// The ids of the `cancellable`s around it.
+  let ids: [EffectID]
+  private(set) var phase = Phase.running
+  /// For a concatenation, the effects of its current step in flight.
+  var stepCount = 0
+  /// Its index in its registry, and its neighbours in its cause's list.
+  var slot = -1
+  var next: Job?
+  // NB: Unsafe, as the cause's list keeps its members alive; `unowned` would count references on
+  // every effect for nothing.
+  unowned(unsafe) var previous: Job?
+
+  init(cause: Cause, parent: Job?, ids: [EffectID]) {
+    (self.cause, self.parent, self.ids) = (cause, parent, ids)
+    cause.add(self)
+    parent?.stepCount += 1
+  }
+
+  /// Returns whether the effect was running, so that the caller unregisters it and cancels its
+  /// task.
+  func cancel() -> Bool {
+    guard phase == .running else { return false }
+    phase = .cancelled
+    return true
+  }
+
+  /// Leaves the cause and the step; returns whether the effect was running, so that the caller
+  /// unregisters it.
+  func end() -> Bool {
+    if case .ended = phase {
+      preconditionFailure("Internal inconsistency in MiniRedux: ended twice")
+    }
+    let wasRunning = phase == .running
+    phase = .ended(wasCancelled: !wasRunning)
+    cause.remove(self, finished: wasRunning)
+    parent?.stepCount -= 1
+    return wasRunning
+  }
+
+  /// Ends a `.run` whose operation returned; once its store is gone, also the concatenations
+  /// whose step that empties.
+  func operationReturned() {
+    if let registry = cause.registry { return registry.end(self) }
+    var job: Job? = self
+    while let current = job {
+      _ = current.end()
+      job = current.parent.flatMap { $0.stepCount == 0 ? $0 : nil }
+    }
+  }
 }
+
+/// The effects of one store in flight, and the ids they run under; released with its store, it
+/// cancels them.
+@MainActor
+final class Registry {
+  /// NB: `deinit` may read only `Sendable` values, so the tasks are here, each at its job's slot.
+  private var jobs: [(job: Job, task: Task<Void, Never>?)] = []
+  /// The jobs under each id; most ids have one at a time, kept with no table of its own.
+  private var byID: [EffectID: (first: Job, others: [ObjectIdentifier: Job])] = [:]
+  /// Moves on a concatenation whose step has ended; set by the store's runtime.
+  var stepEnded: @MainActor (Job) -> Void = { _ in }
+  var snapshot: (effects: Int, ids: Int) { (jobs.count, byID.count) }
+
+  deinit {
+    for entry in jobs { entry.task?.cancel() }
+  }
+
+  func register(_ job: Job, task: Task<Void, Never>?) {
+    job.slot = jobs.count
+    jobs.append((job, task))
+    for id in job.ids {
+      if byID[id] == nil { byID[id] = (job, [:]) } else { byID[id]!.others[.init(job)] = job }
+    }
+  }
+
+  func unregister(_ job: Job, cancellingTask: Bool) {
+    let slot = job.slot
+    guard slot >= 0 else { return }
+    if cancellingTask { jobs[slot].task?.cancel() }
+    let last = jobs.removeLast()
+    if slot < jobs.count { (jobs[slot], last.job.slot) = (last, slot) }
+    job.slot = -1
+    for id in job.ids {
+      guard var members = byID.removeValue(forKey: id) else { continue }
+      if members.first !== job {
+        members.others[.init(job)] = nil
+      } else if let next = members.others.popFirst()?.value {
+        members.first = next
+      } else {
+        continue
+      }
+      byID[id] = members
+    }
+  }
+
+  /// Takes an effect that ended out of its cause, the registry and its concatenation's step.
+  func end(_ job: Job) {
+    if job.end() { unregister(job, cancellingTask: false) }
+    if let parent = job.parent, parent.stepCount == 0 { stepEnded(parent) }
+  }
+
+  /// Cancels every effect running under `id`, but the concatenations that `step` is part of: a
+  /// `cancelInFlight` inside a concatenation never cancels it.
+  func cancel(_ id: EffectID, around step: Job?) {
+    guard let members = byID[id] else { return }
+    cancel(members.first, around: step)
+    for job in members.others.values { cancel(job, around: step) }
+  }
+
+  private func cancel(_ job: Job, around step: Job?) {
+    var outer = step
+    while let enclosing = outer, enclosing !== job { outer = enclosing.parent }
+    if outer == nil, job.cancel() { unregister(job, cancellingTask: true) }
+  }
+}
+
+/// Where MiniRedux reports misuse and uncaught errors: standard error, unless a test replaces it.
+nonisolated let miniReduxReporter = TaskLocal<@Sendable (String) -> Void>(wrappedValue: {
+  var line = $0 + "\n"
+  #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+  #else
+    print(line, terminator: "")
+  #endif
+})
+
+nonisolated func miniReduxReport(_ message: String) { miniReduxReporter.get()(message) }
 
 #if canImport(Combine)
   extension Effect {
-    /// An effect that sends every value a Combine publisher emits, until it completes or the
+    /// An effect that sends every value `createPublisher()` emits, until it completes or the
     /// effect is cancelled.
     ///
     /// ```swift
     /// case .listen:
     ///   return .publisher { [1, 2, 3].publisher.map(Action.heard) }
     /// ```
-    ///
-    /// - Parameter createPublisher: Makes the publisher when the effect starts.
-    /// - Returns: An effect that subscribes to the publisher and sends what it emits.
     public static func publisher<P: Publisher>(
       _ createPublisher: @escaping @Sendable () -> P
     ) -> Self where P.Output == Action, P.Failure == Never {
@@ -491,9 +643,7 @@ nonisolated private func writeToStandardError(_ string: String) {
             receiveValue: { continuation.yield($0) })
           continuation.onTermination = { _ in subscription.cancel() }
         }
-        for await action in actions {
-          await send(action)
-        }
+        for await action in actions { await send(action) }
       }
     }
   }

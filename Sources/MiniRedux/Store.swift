@@ -9,114 +9,76 @@ import Observation
 /// The runtime of a feature: it holds the state, reduces the actions you send, and runs the
 /// effects the reducer returns.
 ///
-/// Everything a store does happens on the main actor, one action at a time, in the order the
-/// actions were sent. A `send` made while an action is being reduced (by a subscriber, an
-/// observer, or a reducer that captured the store) is queued behind it, never nested. The state
-/// is mutated in place, so the cost of a `send` does not depend on the size of the state (each
-/// live scope with `Equatable` state adds a comparison; see `scope(state:action:)`).
-///
-/// `Store` is `Observable` (SwiftUI views and `withObservationTracking` see every change) and,
-/// where Combine exists, an `ObservableObject`. Code without SwiftUI can ``subscribe(_:)``.
+/// A store does everything on the main actor, one action at a time, in the order sent
+/// (<doc:Guarantees> has its rules). It is `Observable`, an `ObservableObject` where Combine
+/// exists, and code without SwiftUI can ``subscribe(_:)`` to it.
 ///
 /// ```swift
-/// struct Counter {
-///   struct State { var count = 0 }
-///   enum Action { case incrementTapped, decrementTapped }
-///
-///   @MainActor static func store() -> Store<State, Action> {
-///     Store(initialState: State()) { state, action in
-///       switch action {
-///       case .incrementTapped:
-///         state.count += 1
-///         return .none
-///       case .decrementTapped:
-///         state.count -= 1
-///         return .none
-///       }
-///     }
+/// let store = Store<State, Action>(initialState: State()) { state, action in
+///   switch action {
+///   case .incrementTapped:
+///     state.count += 1
+///     return .none
 ///   }
 /// }
-///
-/// let store = Counter.store()
 /// store.send(.incrementTapped)
 /// print(store.state.count)  // 1
 /// ```
 ///
-/// > Important: Inside the reducer, read and write the `inout` state you are given, not
-/// > `store.state`: the store's state is being mutated in place at that moment, so reading it
-/// > stops the program with a message that says so. Its own ``subscribe(_:)`` works there: the first
-/// > call comes when the `send` in progress has finished.
+/// > Important: Inside the reducer, use the `inout` state it is given: reading `store.state`
+/// > there stops the program with a message that says so.
 @MainActor
 public final class Store<State, Action: Sendable> {
-  /// The current state. It changes only by reducing an action.
-  ///
-  /// A scoped store reads it through its parent, so it is never stale.
-  public private(set) var state: State {
-    get {
-      if let scope {
-        accessState()
-        return scope.state()
-      }
-      if isReducing { Self.stateReadWhileReducing() }
-      registrar.access(self, keyPath: stateKeyPath)
-      return _state.unsafelyUnwrapped
-    }
-    _modify {
-      #if canImport(Combine)
-        objectWillChange.send()
-      #endif
-      registrar.willSet(self, keyPath: stateKeyPath)
-      defer { registrar.didSet(self, keyPath: stateKeyPath) }
-      // NB: Only while the state is lent out: observers told in willSet may still read it.
-      isReducing = true
-      defer { isReducing = false }
-      yield &_state!
-    }
+  /// The current state, changed only by reducing an action; a scoped store reads it through its
+  /// parent, so it is never stale.
+  public var state: State {
+    attachToParent()
+    isObserved = true
+    registrar.access(self, keyPath: stateKeyPath)
+    return read()
   }
 
-  /// The state of a root store; `nil` in a scoped store, which holds no state of its own.
-  private var _state: State?
-  private let reducer: @MainActor (inout State, Action) -> Effect<Action>
-  private let scope: Scope?
+  /// How this store reads its state, tells whether its reducer has it now, and sends: through its
+  /// own runtime, or through its parent. Chosen at init.
+  private let read: @MainActor () -> State
+  private let isReducing: @MainActor () -> Bool
+  private let forward: @MainActor (Action) -> StoreTask
+  /// A root store's effects; a scoped store has none of its own.
+  private let registry: Registry?
+  /// Until a scoped store is attached, its parent does not tell it of changes: one with
+  /// `Equatable` state is attached when made, another when first observed.
+  private var attach: (@MainActor (Store) -> Void)?
   private let registrar = ObservationRegistrar()
-  // NB: A key path literal inside a generic class is rebuilt on every use; make it once.
+  // NB: A key path literal in a generic class is built anew at each use; this one once.
   private let stateKeyPath: KeyPath<Store, State> = \.state
-  /// Actions sent while an action is being reduced, and the group each one's effects join (`nil`
-  /// for the group of the `send` in progress).
-  // NB: Two arrays, not one of tuples: unspecialized code looks up a tuple's type metadata at
-  // run time on every use, and the bounds checks on every send then use the non-generic one.
-  private var queue: [Action] = []
-  private var queueGroups: [EffectGroup?] = []
-  private var isSending = false
-  /// Whether the state is lent `inout` to the reducer, so no one else may read it.
-  private var isReducing = false
-  /// Concatenations whose step ended while a send was reducing; their next step starts once
-  /// the send has reduced everything it queued.
-  private var endedSteps: [EffectGroup] = []
-  private let effects = EffectRegistry()
-  private var _deliverer: (@MainActor @Sendable (Action, Running) -> Void)?
-  private var listeners: [(id: UInt64, listener: @MainActor (State) -> Void)] = [] {
+  /// Whether `state` was read since observers were last told of a change: else Observation has
+  /// no one to tell.
+  private var isObserved = false
+  private var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
   }
-  // NB: `listeners.isEmpty` in unspecialized generic code looks up type metadata on every send.
-  private var hasListeners = false
-  private var nextListenerID: UInt64 = 0
-  /// Scoped stores with `Equatable` state that this store notifies after a send; released ones
-  /// are forgotten on the next send, or when the list has doubled since it was last pruned.
-  private var scopes: [ScopeReference<State>] = [] {
+  /// The attached scoped stores: `notify` tells one this store's new state, which it tells its
+  /// observers of if its part changed, and returns `false` once the store is released.
+  private var scopes: [(notify: @MainActor (State) -> Bool, isAlive: @MainActor () -> Bool)] = [] {
     didSet { hasScopes = !scopes.isEmpty }
   }
-  // NB: Like `hasListeners`: a flag costs a root store's send less than reading the array.
+  // NB: Code not specialized for `State`, which is how apps call the library, looks the type of
+  // those arrays up at run time at each use; every send reads these flags instead.
+  private var hasListeners = false
   private var hasScopes = false
+  private var nextListenerID = 0
+  /// How many listeners were cancelled: a notification during which it moves skips them.
+  // NB: Unchecked, as no access to it overlaps another and a notification reads it per listener.
+  @exclusivity(unchecked) private var cancellations = 0
   private var pruneScopesAt = 16
 
   #if canImport(Combine)
-    /// Publishes before every change of ``state``, for SwiftUI's `@ObservedObject`.
-    ///
-    /// A store scoped with `Equatable` state publishes only when its state changed, once per
-    /// `send`, after the parent's reducer wrote the change: ``state`` already reads the new value.
-    /// A store scoped with other state shares its parent's publisher.
-    public let objectWillChange: ObservableObjectPublisher
+    /// Publishes once per `send`, after its actions were reduced, for `@ObservedObject`.
+    public var objectWillChange: ObservableObjectPublisher {
+      attachToParent()
+      return willChange
+    }
+    private let willChange = ObservableObjectPublisher()
   #endif
 
   /// Creates a store and, if you pass one, reduces `initialAction` before returning.
@@ -124,147 +86,61 @@ public final class Store<State, Action: Sendable> {
   /// ```swift
   /// let store = Store(initialState: Feed.State(), initialAction: .load, Feed.reduce)
   /// ```
-  ///
-  /// - Parameters:
-  ///   - initialState: The state the store starts with.
-  ///   - initialAction: An action reduced during `init`; its effects start then.
-  ///   - reducer: Mutates the state for an action and returns the effects to run.
   public init(
-    initialState: State,
-    initialAction: Action? = nil,
+    initialState: State, initialAction: Action? = nil,
     _ reducer: @escaping @MainActor (inout State, Action) -> Effect<Action>
   ) {
-    self._state = initialState
-    self.reducer = reducer
-    self.scope = nil
-    #if canImport(Combine)
-      self.objectWillChange = ObservableObjectPublisher()
-    #endif
-    if let initialAction {
-      send(initialAction)
+    let runtime = Runtime(initialState, reducer)
+    read = {
+      if runtime.isReducing { Self.stateReadWhileReducing() }
+      return runtime.state
     }
+    (isReducing, registry) = ({ runtime.isReducing }, runtime.registry)
+    forward = { StoreTask(cause: runtime.send($0)) }
+    runtime.didChange = { [weak self] in self?.notify() }
+    if let initialAction { send(initialAction) }
   }
 
-  private init(scope: Scope) {
-    self._state = nil
-    self.reducer = { _, _ in .none }
-    self.scope = scope
-    #if canImport(Combine)
-      self.objectWillChange = scope.objectWillChange ?? ObservableObjectPublisher()
-    #endif
+  private init(
+    read: @escaping @MainActor () -> State, forward: @escaping @MainActor (Action) -> StoreTask
+  ) {
+    (self.read, self.forward, isReducing, registry) = (read, forward, { false }, nil)
   }
 
-  /// Reduces `action`, then every action it causes synchronously, and starts their effects.
-  ///
-  /// When `send` returns, the action and every ``Effect/send(_:)`` it produced have been reduced,
-  /// and subscribers have been notified once. If `send` is called while an action is being
-  /// reduced, the action is queued behind it and the returned task is empty: its effects belong
-  /// to the `send` already in progress.
+  /// Reduces `action`, then every action it causes synchronously, and starts their effects;
+  /// observers hear of it once, at the end. A `send` made meanwhile is queued behind it, and its
+  /// effects join the `send` in progress.
   ///
   /// ```swift
   /// await store.send(.refresh).finish()
   /// ```
   ///
-  /// - Complexity: O(1) in the size of the state, plus one derivation and one `==` for each live
-  ///   scope with `Equatable` state (O(n) when such a scope holds a collection of n elements that
-  ///   the action changes; see `scope(state:action:)`).
-  /// - Parameter action: The action to reduce.
-  /// - Returns: A task that ends when the effects started by this action, and by the actions
-  ///   those effects send back, have ended.
+  /// - Complexity: O(1) in the size of the state, plus a derivation and an `==` for each scope
+  ///   with `Equatable` state.
+  /// - Returns: The effects of the action, and of the actions they send back.
   @discardableResult
-  public func send(_ action: Action) -> StoreTask {
-    if let scope { return scope.send(action) }
-    return StoreTask(send(action, in: nil))
-  }
+  public func send(_ action: Action) -> StoreTask { forward(action) }
 
-  /// Reduces `action` and every action queued meanwhile; their effects join `group`, which is
-  /// created when the first effect starts if it is `nil`. Returns the group, if any.
-  private func send(_ action: Action, in group: EffectGroup?) -> EffectGroup? {
-    guard !isSending else {
-      group?.enter()
-      queue.append(action)
-      queueGroups.append(group)
-      return nil
-    }
-    var root = group
-    isSending = true
-    reduce(action, &root)
-    finishSending(&root)
-    return root
-  }
-
-  /// Reduces every queued action, starts the concatenation steps that became due, and notifies
-  /// subscribers once, until nothing is left to do; then the send in progress is over.
-  private func finishSending(_ root: inout EffectGroup?) {
-    // NB: The common case, an action that queued nothing and no one to notify, in few checks.
-    guard !queueGroups.isEmpty || !endedSteps.isEmpty || hasListeners || hasScopes else {
-      isSending = false
-      return
-    }
-    defer { isSending = false }
-    var index = 0
-    while true {
-      while index < queueGroups.count {
-        let action = queue[index]
-        let group = queueGroups[index]
-        index += 1
-        if let group {
-          var queuedIn: EffectGroup? = group
-          reduce(action, &queuedIn)
-          group.leave()
-        } else {
-          reduce(action, &root)
-        }
-      }
-      if !endedSteps.isEmpty {
-        let ended = endedSteps
-        endedSteps = []
-        for steps in ended { steps.whenEmpty?(false) }
-        continue
-      }
-      if hasListeners {
-        let state = _state.unsafelyUnwrapped
-        for entry in listeners {
-          entry.listener(state)
-        }
-      }
-      if hasScopes { notifyScopes() }
-      if index == queueGroups.count && endedSteps.isEmpty { break }
-    }
-    // NB: Keep a small buffer for the next send, not the largest burst there ever was.
-    if index > 0 {
-      queue.removeAll(keepingCapacity: queueGroups.capacity <= 16)
-      queueGroups.removeAll(keepingCapacity: queueGroups.capacity <= 16)
-    }
-  }
-
-  /// Calls `listener` with the current state now, then with the new state each time a `send`
-  /// has finished reducing, until the subscription is cancelled or the store is released.
-  ///
-  /// This is for code without SwiftUI: servers, command-line tools, scripts. A `send` reduces
-  /// its action and every `.send` it queued before subscribers hear of it, so they see one
-  /// notification per `send`, not per action. To log every action, wrap the reducer instead.
-  /// A store scoped with `Equatable` state calls its listeners only after a `send` that changed
-  /// its state; see `scope(state:action:)`.
+  /// Calls `listener` with the state now, then after each `send` (for a scoped store with
+  /// `Equatable` state, each that changed it), until cancelled or the store is released.
   ///
   /// ```swift
   /// let subscription = store.subscribe { state in print("count:", state.count) }
   /// store.send(.incrementTapped)  // prints "count: 1"
   /// subscription.cancel()
   /// ```
-  ///
-  /// - Parameter listener: Called on the main actor with the state, now and after each `send`.
-  /// - Returns: A subscription; call ``StoreSubscription/cancel()`` to stop listening.
   @discardableResult
   public func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
-    if let subscribe = scope?.subscribeToParent { return subscribe(listener) }
+    attachToParent()
     let id = nextListenerID
     nextListenerID += 1
     listeners.append((id, listener))
-    // NB: Inside the reducer the state is lent out; the send in progress notifies at its end.
-    if !isReducing { listener(currentState) }
+    // NB: Inside its reducer a root store's state is lent out; the send calls it at its end.
+    if !isReducing() { listener(read()) }
     return StoreSubscription { [weak self] in
-      self?.listeners.removeAll { $0.id == id }
+      guard let self, let index = listeners.firstIndex(where: { $0.id == id }) else { return }
+      listeners.remove(at: index)
+      cancellations += 1
     }
   }
 }
@@ -272,260 +148,55 @@ public final class Store<State, Action: Sendable> {
 // MARK: - Scoping
 
 extension Store {
-  /// Derives a store of a child feature whose observers hear of a change only when the child's
-  /// own state changed.
+  /// A store of a child feature that reads and sends through this one, and tells its observers of
+  /// a `send` only if its state changed (`!=`).
   ///
-  /// The child store runs no effects of its own: it reads its ``state`` through this store, so a
-  /// read is never stale, and sends its actions through this store, so there is one source of
-  /// truth and one effect registry, and cancellation ids and ``StoreTask``s work across scopes.
-  /// Scoped stores can be scoped again.
-  ///
-  /// Because `ChildState` is `Equatable`, the child notifies its own observers, and only when its
-  /// state differs (`!=`) from the state they last heard of: Observation
-  /// (`withObservationTracking`, SwiftUI), ``subscribe(_:)``, and `objectWillChange` where Combine
-  /// exists. Renaming one row of a list notifies that row's store and no other; writing a value
-  /// equal to the current one notifies no one. A scope of this child is compared only when this
-  /// child changed, so nested scopes deduplicate at each level. For a `ChildState` that is not
-  /// `Equatable`, the other overload applies: observers hear of every change of the parent.
+  /// One source of truth, one effect registry; the child keeps this store alive, not the other way
+  /// round. `toChildState` runs after every `send` while the child lives: keep it cheap
+  /// (<doc:CompositionAndScoping> has the costs).
   ///
   /// ```swift
-  /// // A row view's store: its observers hear of a send only if this row changed.
   /// let row: Store<Todo?, Todo.Action> =
   ///   listStore.scope(state: { $0.rows.first { $0.id == id } }, action: { .row(id: id, $0) })
   /// ```
-  ///
-  /// The child's observers are not notified while the parent reduces, but once per `send`, after
-  /// the send's actions were reduced, once the parent's own subscribers were called. So a child's
-  /// `objectWillChange` fires when its ``state`` already reads the new value. The parent keeps a
-  /// weak reference to the child: the child keeps the parent alive, not the other way round.
-  ///
-  /// Cost model:
-  /// - **Kept**: a copy of the child state as its observers last heard of it, the child's own
-  ///   observers, and in the parent a weak reference to the child with its comparison. A child
-  ///   that is released costs nothing from the next `send` on, which forgets it.
-  /// - **When**: after every `send` to the root store, once its actions were reduced, each live
-  ///   child calls `toChildState` once and `==` once, whether or not its part changed; a scope of
-  ///   a child is compared only when that child changed. 1,000 row stores cost about 70 ns each
-  ///   per send on a small Linux server, against about 1.3 µs each when every row's observer
-  ///   hears of every send. A store with no scopes with `Equatable` state does none of this.
-  /// - **Copy-on-write**: the kept copy shares storage with the parent's state. While the child is
-  ///   alive, a parent mutation of a collection inside the child state copies that collection,
-  ///   and `==` may read all of it: O(n) per send. With 100,000 `Int`s, such a send costs about
-  ///   100 times a send with no such scope, and 400 times when the change is at the end, where
-  ///   `==` reads everything. Scope to what a view shows (a row, a count) rather than to a large
-  ///   collection, or give a store that must hold one a state type that is not `Equatable`: it
-  ///   keeps no copy, and its observers hear of every change.
-  ///
-  /// > Important: `toChildState` runs after every send while the child is alive, even if no one
-  /// > reads the child. Keep it cheap: a key path, an index, a dictionary lookup (a linear
-  /// > search in each of 1,000 row stores is a million steps per send). And keep it from
-  /// > trapping: once a row is removed, `$0.rows[index]` traps, while
-  /// > `$0.rows.first { $0.id == id }` returns `nil`.
-  ///
-  /// - Complexity: A `send` to the child costs one call of `toParentAction` more than a `send`
-  ///   to the parent; each `send` costs one call of `toChildState` and one `==` per live child.
-  /// - Parameters:
-  ///   - toChildState: The child's part of this store's state; a key path such as `\.counter`.
-  ///   - toParentAction: Embeds a child action in this store's actions, e.g. `AppAction.counter`.
-  /// - Returns: A store of the child feature, alive as long as you keep it; it keeps this store
-  ///   alive.
   public func scope<ChildState: Equatable, ChildAction>(
     state toChildState: @escaping (State) -> ChildState,
     action toParentAction: @escaping @MainActor (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
-    let child = Store<ChildState, ChildAction>(
-      scope: .init(
-        state: { toChildState(self.currentState) },
-        send: { self.send(toParentAction($0)) }))
-    var lastSeen = toChildState(currentState)
-    // NB: The parent keeps this comparison, so it must not capture either store.
-    adopt(child) { state in
-      let current = toChildState(state)
-      guard current != lastSeen else { return false }
-      lastSeen = current
+    var lastSeen: ChildState?
+    let child = scope(toChildState, toParentAction) { state in
+      let childState = toChildState(state)
+      guard childState != lastSeen else { return false }
+      lastSeen = childState
       return true
     }
+    child.attachToParent()
     return child
   }
 
-  /// Derives a store of a child feature that reads its state through this store and sends its
-  /// actions through this store; its observers are this store's observers.
-  ///
-  /// The child store holds no state and runs no effects of its own: there is one source of truth
-  /// and one effect registry, so cancellation ids and ``StoreTask``s work across scopes. Scoped
-  /// stores can be scoped again.
-  ///
-  /// This overload applies when `ChildState` is not `Equatable`, so the child cannot tell whether
-  /// its part changed: an observer of the child (`withObservationTracking`, SwiftUI,
-  /// ``subscribe(_:)``, `objectWillChange`) hears of every change of this store's state, not only
-  /// of the child's part. In exchange the child keeps no copy of its state and costs nothing on
-  /// this store's sends. Make `ChildState` `Equatable` to have the child notify only when its
-  /// part changed. A scope of this child whose state is `Equatable` still deduplicates: this
-  /// store compares it after each send.
+  /// A store of a child feature that reads and sends through this one; keeping no copy of its
+  /// state, it tells its observers of every `send`.
   ///
   /// ```swift
   /// let counter: Store<Counter.State, Counter.Action> =
   ///   appStore.scope(state: \.counter, action: AppAction.counter)
   /// counter.send(.incrementTapped)  // reduced by the app's reducer as .counter(.incrementTapped)
   /// ```
-  ///
-  /// - Complexity: Reading the child's ``state`` applies `toChildState` to this store's state; a
-  ///   `send` to the child costs one call of `toParentAction` more than a `send` to this store.
-  /// - Parameters:
-  ///   - toChildState: The child's part of this store's state; a key path such as `\.counter`.
-  ///   - toParentAction: Embeds a child action in this store's actions, e.g. `AppAction.counter`.
-  /// - Returns: A store of the child feature, alive as long as you keep it; it keeps this store
-  ///   alive.
   public func scope<ChildState, ChildAction>(
     state toChildState: @escaping (State) -> ChildState,
     action toParentAction: @escaping @MainActor (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
-    let scope = Store<ChildState, ChildAction>.Scope(
-      state: { toChildState(self.currentState) },
-      send: { self.send(toParentAction($0)) })
-    scope.accessParent = { self.accessState() }
-    scope.subscribeToParent = { listener in self.subscribe { listener(toChildState($0)) } }
-    scope.adoptByParent = { child, changed in
-      self.adopt(child) { changed(toChildState($0)) }
-    }
-    #if canImport(Combine)
-      scope.objectWillChange = objectWillChange
-    #endif
-    return Store<ChildState, ChildAction>(scope: scope)
-  }
-
-  /// How a scoped store reaches its parent.
-  // NB: A class: a store reads its `scope` on every send, and copying a generic struct of
-  // closures costs a type metadata lookup and a retain per closure.
-  final class Scope {
-    /// The child's state, read through the parent without registering an observation access.
-    let state: @MainActor () -> State
-    let send: @MainActor (Action) -> StoreTask
-    // The rest is set when the state is not `Equatable`: the parent's observers are then this
-    // store's. Otherwise this store has observers of its own, which its parent notifies.
-    /// Registers a read of the state with whoever notifies the parent's observers.
-    var accessParent: (@MainActor () -> Void)?
-    var subscribeToParent: (@MainActor (@escaping @MainActor (State) -> Void) -> StoreSubscription)?
-    /// Hands a scope of this store with `Equatable` state, and its comparison, to the parent.
-    var adoptByParent:
-      (@MainActor (any DeduplicatingScope, @escaping @MainActor (State) -> Bool) -> Void)?
-    #if canImport(Combine)
-      var objectWillChange: ObservableObjectPublisher?
-    #endif
-
-    init(
-      state: @escaping @MainActor () -> State,
-      send: @escaping @MainActor (Action) -> StoreTask
-    ) {
-      self.state = state
-      self.send = send
-    }
-  }
-
-  /// The state, read without registering an observation access.
-  var currentState: State {
-    if let scope { return scope.state() }
-    if isReducing { Self.stateReadWhileReducing() }
-    return _state.unsafelyUnwrapped
-  }
-
-  /// Registers a read of ``state`` with whoever notifies this store's observers.
-  func accessState() {
-    if let accessParent = scope?.accessParent {
-      accessParent()
-    } else {
-      registrar.access(self, keyPath: stateKeyPath)
-    }
-  }
-
-  /// Adds a scope with `Equatable` state to those this store compares after a send, or to its
-  /// parent's if this store's observers are its parent's.
-  ///
-  /// - Parameter changed: Derives the child's state from this store's, compares it with what the
-  ///   child's observers last heard of, keeps it if it differs, and returns whether it did.
-  func adopt(
-    _ child: any DeduplicatingScope, changed: @escaping @MainActor (State) -> Bool
-  ) {
-    if let adoptByParent = scope?.adoptByParent { return adoptByParent(child, changed) }
-    if scopes.count >= pruneScopesAt {
-      scopes.removeAll { $0.store == nil }
-      pruneScopesAt = Swift.max(16, 2 * scopes.count)
-    }
-    scopes.append(ScopeReference(child, changed: changed))
-  }
-
-  /// Has every live scope compare its state with what its observers last heard of, and notify
-  /// them if it differs; forgets the released ones.
-  private func notifyScopes() {
-    // NB: Copies: an observer may scope this store again, which appends to the list; and the
-    // state is read once, not once per scope (each read of a generic optional looks up its
-    // type metadata).
-    let current = scopes
-    let state = currentState
-    var released = false
-    for reference in current {
-      guard let child = reference.store else {
-        released = true
-        continue
-      }
-      if reference.changed(state) { child.stateDidChange() }
-    }
-    if released { scopes.removeAll { $0.store == nil } }
-  }
-
-  /// The number of scopes notified after a send, released ones not yet forgotten included. For
-  /// tests.
-  var scopeCount: Int { scopes.count }
-}
-
-extension Store: DeduplicatingScope {
-  func stateDidChange() {
-    #if canImport(Combine)
-      objectWillChange.send()
-    #endif
-    registrar.willSet(self, keyPath: stateKeyPath)
-    registrar.didSet(self, keyPath: stateKeyPath)
-    if hasListeners {
-      let state = currentState
-      for entry in listeners {
-        entry.listener(state)
-      }
-    }
-    if hasScopes { notifyScopes() }
-  }
-}
-
-/// A scoped store with `Equatable` state, whose parent tells it when its state changed.
-@MainActor
-protocol DeduplicatingScope: AnyObject {
-  /// Notifies the store's observers, then compares the store's own scopes.
-  func stateDidChange()
-}
-
-/// A parent's weak reference to a scope with `Equatable` state, and the scope's comparison,
-/// which captures neither store: the scope keeps the parent alive, not the other way round.
-@MainActor
-final class ScopeReference<ParentState> {
-  weak var store: (any DeduplicatingScope)?
-  let changed: @MainActor (ParentState) -> Bool
-
-  init(_ store: any DeduplicatingScope, changed: @escaping @MainActor (ParentState) -> Bool) {
-    self.store = store
-    self.changed = changed
+    scope(toChildState, toParentAction) { _ in true }
   }
 }
 
 extension Store: Observable {}
 
-/// The effects started by one ``Store/send(_:)``: await them or cancel them.
+/// The effects of one ``Store/send(_:)``, and of the actions they sent back: await or cancel them.
 ///
-/// A task covers the effects the action started and, transitively, the effects of the actions
-/// those effects send back: a polling chain in which each tick's effect sends the next tick is
-/// one task, which finishes when its last link ends. It holds only the effects in flight now, so
-/// a long-lived task costs the same after a million actions as after one.
-///
-/// In SwiftUI, `.task { await store.send(.onAppear).finish() }` ties the effects to the view:
-/// when the view disappears, SwiftUI cancels the task, and that cancels the effects.
+/// A polling chain, where each tick's effect sends the next tick, is one task that ends with its
+/// last link; it holds only the effects in flight now. In SwiftUI,
+/// `.task { await store.send(.onAppear).finish() }` cancels them when the view goes away.
 ///
 /// ```swift
 /// let timer = store.send(.startTimer)
@@ -533,62 +204,40 @@ extension Store: Observable {}
 /// timer.cancel()
 /// ```
 public struct StoreTask: Hashable, Sendable {
-  /// The effects in flight; `nil` if the action started none.
-  let group: EffectGroup?
+  /// The send's effects; `nil` if it started none.
+  let cause: Cause?
 
-  init(_ group: EffectGroup?) {
-    self.group = group
-  }
-
-  /// Waits until the effects have ended.
-  ///
-  /// Cancelling the task that waits cancels the effects and stops the wait at once: nothing the
-  /// effects send is reduced any more, even while an operation that ignores cancellation is
-  /// still winding down.
+  /// Waits until the effects have ended; cancelling the waiting task cancels them and returns.
   ///
   /// ```swift
   /// await store.send(.refresh).finish()
   /// print(store.state.items)  // what the refresh loaded
   /// ```
-  @MainActor
-  public func finish() async {
-    await group?.wait()
-  }
+  @MainActor public func finish() async { await cause?.wait() }
 
-  /// Cancels the effects. From this moment nothing they send is reduced, and every operation
-  /// among them, including those of effects caused by actions they sent, sees cancellation.
-  /// Effects that such actions would start later do not start.
-  @MainActor
-  public func cancel() {
-    group?.cancel()
-  }
+  /// Cancels the effects: nothing they send is reduced any more, the actions they queued are
+  /// dropped, and effects their actions would start do not start.
+  @MainActor public func cancel() { cause?.cancel() }
 
-  /// Whether the effects were cancelled: by ``cancel()``, or each one by its id before it
-  /// finished. A task with no effects counts as cancelled.
+  /// Whether the effects were cancelled: by ``cancel()``, or each by its id before one finished.
+  /// A task with no effects counts as cancelled.
   ///
   /// ```swift
   /// let timer = store.send(.startTimer)
   /// timer.cancel()
   /// print(timer.isCancelled)  // true
   /// ```
-  @MainActor
-  public var isCancelled: Bool {
-    group?.isCancelledOrEveryEffectCancelled ?? true
-  }
+  @MainActor public var isCancelled: Bool { cause?.isCancelledOrEveryEffectCancelled ?? true }
 
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.group === rhs.group
-  }
+  /// The effects in flight and the actions queued.
+  @MainActor var count: Int { cause?.count ?? 0 }
 
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(group.map(ObjectIdentifier.init))
-  }
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.cause === rhs.cause }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(cause.map(ObjectIdentifier.init)) }
 }
 
-/// A subscription made with ``Store/subscribe(_:)``.
-///
-/// Dropping it does not stop the listener: the listener is called until you cancel the
-/// subscription or the store is released.
+/// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener.
 ///
 /// ```swift
 /// let subscription = store.subscribe { state in print(state.count) }
@@ -597,25 +246,82 @@ public struct StoreTask: Hashable, Sendable {
 public struct StoreSubscription: Sendable {
   let onCancel: @MainActor @Sendable () -> Void
 
-  /// Stops the listener from being called. Cancelling twice does nothing.
-  @MainActor
-  public func cancel() {
-    onCancel()
-  }
+  /// Stops the listener, even during a notification in progress; cancelling twice does nothing.
+  @MainActor public func cancel() { onCancel() }
 }
 
-// MARK: - Runtime
+// MARK: - Observers and scoped stores
 
 extension Store {
-  /// Reduces one action and starts its effect in `group`, made if needed and there is none.
-  private func reduce(_ action: Action, _ group: inout EffectGroup?) {
-    let effect = reducer(&state, action)
-    guard !effect.isNone else { return }
-    start(effect, origin: action, group: &group)
+  /// Both `scope`s: `changed` tells whether the child's part of a new state differs from what its
+  /// observers last heard of; its first call tells it what they start from.
+  private func scope<ChildState, ChildAction>(
+    _ toChildState: @escaping (State) -> ChildState,
+    _ toParentAction: @escaping @MainActor (ChildAction) -> Action,
+    changed: @escaping @MainActor (State) -> Bool
+  ) -> Store<ChildState, ChildAction> {
+    let child = Store<ChildState, ChildAction>(
+      read: { toChildState(self.read()) }, forward: { self.send(toParentAction($0)) })
+    child.attach = { child in
+      self.attachToParent()
+      _ = changed(self.read())
+      if self.scopes.count >= self.pruneScopesAt {
+        self.scopes.removeAll { !$0.isAlive() }
+        self.pruneScopesAt = Swift.max(16, 2 * self.scopes.count)
+      }
+      // NB: Weakly: the child keeps this store alive.
+      weak let child = child
+      let notify: @MainActor (State) -> Bool = { state in
+        if let child, changed(state) { child.notify() }
+        return child != nil
+      }
+      self.scopes.append((notify, { child != nil }))
+    }
+    return child
   }
 
-  /// Stops the program: reading `state` now would be an exclusivity violation, which crashes with
-  /// a message that does not say what to do.
+  private func attachToParent() {
+    guard let attach else { return }
+    self.attach = nil
+    attach(self)
+  }
+
+  /// Tells this store's observers that its state changed, then its scoped stores, which tell
+  /// theirs if their part changed: the one place where observers hear of changes.
+  private func notify() {
+    #if canImport(Combine)
+      willChange.send()
+    #endif
+    if isObserved {
+      isObserved = false
+      registrar.willSet(self, keyPath: stateKeyPath)
+      registrar.didSet(self, keyPath: stateKeyPath)
+    }
+    // NB: Each list in a function of its own, which looks up its type only when called.
+    if hasListeners { notifyListeners() }
+    if hasScopes { notifyScopes() }
+  }
+
+  private func notifyListeners() {
+    let (state, cancellations) = (read(), cancellations)
+    // NB: Over a copy, as a listener may subscribe; one cancelled meanwhile hears nothing.
+    for entry in listeners {
+      if self.cancellations != cancellations, !isSubscribed(entry.id) { continue }
+      entry.listener(state)
+    }
+  }
+
+  private func isSubscribed(_ id: Int) -> Bool { listeners.contains { $0.id == id } }
+
+  private func notifyScopes() {
+    let state = read()
+    var released = false
+    for scope in scopes where !scope.notify(state) { released = true }
+    if released { scopes.removeAll { !$0.isAlive() } }
+  }
+
+  /// Stops the program: reading the state now would be an exclusivity violation, which crashes
+  /// with a message that does not say what to do.
   private static func stateReadWhileReducing() -> Never {
     fatalError(
       """
@@ -626,430 +332,254 @@ extension Store {
       """)
   }
 
-  // NB: Kept out of line so the `.none` path above never builds a context.
-  @inline(never)
-  private func start(_ effect: Effect<Action>, origin: Action, group: inout EffectGroup?) {
-    var context = EffectContext(group: group)
-    start(effect, origin, &context)
-    group = context.group
+  /// What tests read of the bookkeeping: the effects in flight, the ids they run under, and the
+  /// attached scoped stores, released ones not yet pruned included.
+  var snapshot: (effects: Int, ids: Int, scopes: Int) {
+    let registry = registry?.snapshot ?? (effects: 0, ids: 0)
+    return (registry.effects, registry.ids, scopes.count)
+  }
+}
+
+// MARK: - Runtime: the send loop
+
+// How a root store runs; the types that keep track of effects are at the end of Effect.swift,
+// and the DocC article "How it works" draws the map.
+//
+// - `send` reduces an action at once, or queues it if a send is in progress.
+// - `start` walks the effect the reducer returned, with a loop over an explicit stack: `.send`
+//   queues its action in the same cause, `.run` becomes a `Job` with a task, `.concatenate` a
+//   `Job` with a plan of steps, whose first step starts now.
+// - `drain` reduces the queue in order; once it is empty, it moves on one concatenation whose step
+//   may have ended (`advance`); when nothing is left, it tells the store's observers once.
+// - A `.run`'s operation sends through `Send`, which calls `deliver` on the main actor: the
+//   action is reduced as a `send` is, in the effect's cause, never inside the effect.
+
+/// A root store's state, reducer, queue and effects.
+@MainActor
+final class Runtime<State, Action: Sendable> {
+  private(set) var state: State
+  private let reducer: @MainActor (inout State, Action) -> Effect<Action>
+  let registry = Registry()
+  /// Tells the store's observers of a change.
+  var didChange: @MainActor () -> Void = {}
+  /// Whether the reducer has the state, so that no one else may read it.
+  private(set) var isReducing = false
+  private var isSending = false
+  /// The actions waiting for the one being reduced, and the cause each counts in (`nil`: the send
+  /// in progress's).
+  // NB: Two arrays, not one of tuples: code not specialized for `Action` looks the type of
+  // `[(Action, Cause?)]` up at run time at each use, and every send reads `queuedCauses`.
+  private var queuedActions: [Action] = []
+  private var queuedCauses: [Cause?] = []
+  /// The cause of the send in progress, made when one of its effects first runs: a send of
+  /// `.send`s only makes none.
+  private var current: Cause?
+  /// Concatenations whose step may have ended; each moves on once the queue is empty.
+  private var ready: [Job] = []
+  /// Each concatenation in flight: its steps still to start, last first, and its action.
+  private var plans: [ObjectIdentifier: (steps: [Effect<Action>], origin: Action)] = [:]
+  /// How a `Send` reaches this runtime: one closure for all its effects.
+  private lazy var deliver: @MainActor @Sendable (Action, Job) -> Void = { [weak self] in
+    self?.deliver($0, from: $1)
   }
 
-  /// Starts `effect` in the context's group, registering every part the moment it starts.
-  private func start(_ effect: Effect<Action>, _ origin: Action, _ context: inout EffectContext) {
-    switch effect.operation {
-    case .none:
+  init(_ state: State, _ reducer: @escaping @MainActor (inout State, Action) -> Effect<Action>) {
+    self.state = state
+    self.reducer = reducer
+    registry.stepEnded = { [weak self] in self?.stepEnded($0) }
+  }
+
+  /// Reduces `action` and what follows from it synchronously, its effects counting in `cause`,
+  /// which it returns; queues it if a send is in progress.
+  func send(_ action: Action, in cause: Cause? = nil) -> Cause? {
+    guard !isSending else {
+      enqueue(action, cause)
+      return nil
+    }
+    isSending = true
+    current = cause
+    reduce(action, in: cause)
+    drain()
+    defer { current = nil }
+    return current
+  }
+
+  private func reduce(_ action: Action, in cause: Cause?) {
+    isReducing = true
+    let effect = reducer(&state, action)
+    isReducing = false
+    guard !effect.isNone else { return }
+    start(effect, in: cause, step: nil, origin: action)
+  }
+
+  private func enqueue(_ action: Action, _ cause: Cause?) {
+    cause?.enter()
+    queuedActions.append(action)
+    queuedCauses.append(cause)
+  }
+
+  /// Reduces the queue and moves ready concatenations on until nothing is left, then tells the
+  /// observers; again if they sent meanwhile.
+  private func drain() {
+    var (reduced, moved) = (0, 0)
+    while true {
+      if reduced < queuedCauses.count {
+        reduceQueued(at: reduced)
+        reduced += 1
+      } else if moved < ready.count {
+        moved += 1
+        advance(ready[moved - 1])
+      } else {
+        didChange()
+        if reduced == queuedCauses.count && moved == ready.count { break }
+      }
+    }
+    if reduced > 0 { clearQueue() }
+    if moved > 0 { ready.removeAll(keepingCapacity: ready.capacity <= 16) }
+    isSending = false
+  }
+
+  /// Reduces a queued action, unless its task was cancelled meanwhile.
+  // NB: `queuedActions` is used only in functions of its own: code not specialized for `Action`
+  // looks its type up on entering a function that uses it, and most sends queue nothing.
+  private func reduceQueued(at index: Int) {
+    let cause = queuedCauses[index]
+    if cause?.isCancelled != true { reduce(queuedActions[index], in: cause) }
+    cause?.leave()
+  }
+
+  /// Empties the queue, keeping a small buffer, not the largest burst ever.
+  private func clearQueue() {
+    let keepCapacity = queuedCauses.capacity <= 16
+    queuedActions.removeAll(keepingCapacity: keepCapacity)
+    queuedCauses.removeAll(keepingCapacity: keepCapacity)
+  }
+
+  private func deliver(_ action: Action, from job: Job) {
+    switch job.phase {
+    case .running:
+      _ = send(action, in: job.cause)
+    case .cancelled, .ended(wasCancelled: true):
       break
-
-    case .send(let action):
-      _ = send(action, in: context.group)
-
-    case .run(let priority, let work):
-      let group = context.joinedGroup(effects)
-      guard !group.isCancelled else { return }
-      let running = Running(ids: context.ids, group: group)
-      let send = Send(running, deliver: deliverer)
-      let task = Self.spawn(work, priority, send, origin, running)
-      effects.register(running, task)
-
-    case .merge(let effects):
-      for effect in effects {
-        start(effect, origin, &context)
-      }
-
-    case .concatenate(let steps):
-      let group = context.joinedGroup(effects)
-      guard !group.isCancelled else { return }
-      let concatenation = Running(ids: context.ids, group: group)
-      let stepGroup = EffectGroup(effects)
-      concatenation.steps = stepGroup
-      effects.register(concatenation, nil)
-      let stepContext = EffectContext(group: stepGroup, ids: context.ids)
-      stepGroup.whenEmpty = { [weak self] mayWait in
-        guard let self else { return concatenation.end() }
-        if mayWait && self.isSending {
-          self.endedSteps.append(stepGroup)
-        } else {
-          self.advance(concatenation, steps, origin, stepContext)
-        }
-      }
-      advance(concatenation, steps, origin, stepContext)
-
-    case .cancel(let id):
-      effects.cancel(id)
-
-    case .cancellable(let id, let cancelInFlight, let effect):
-      if cancelInFlight { effects.cancel(id) }
-      var inner = context
-      inner.ids.append(id)
-      start(effect, origin, &inner)
-      context.group = inner.group
-    }
-  }
-
-  /// Starts the next step of a concatenation, or ends it if it has none or was cancelled.
-  ///
-  /// A step starts the way a reducer's effect does, inside a send: its parts start in order,
-  /// then the actions it sends are reduced, then steps that ended meanwhile move on. So a step
-  /// never interleaves with its siblings, and this is never re-entered.
-  private func advance(
-    _ concatenation: Running, _ steps: [Effect<Action>], _ origin: Action,
-    _ context: EffectContext
-  ) {
-    guard isSending else {
-      var none: EffectGroup?
-      isSending = true
-      advance(concatenation, steps, origin, context)
-      finishSending(&none)
-      return
-    }
-    guard concatenation.steps!.count == 0 else { return }
-    if concatenation.state == .active, concatenation.nextStep < steps.count {
-      let step = steps[concatenation.nextStep]
-      concatenation.nextStep += 1
-      var context = context
-      start(step, origin, &context)
-      // NB: A step that started nothing has ended; the next one starts after the send's queue.
-      if concatenation.steps!.count == 0 { endedSteps.append(concatenation.steps!) }
-    } else {
-      concatenation.end()
-    }
-  }
-
-  /// Starts the task of a `.run` effect. The operation runs off the main actor; the task starts
-  /// and ends on it, so that nothing but the operation itself leaves the main actor.
-  private static func spawn(
-    _ work: Effect<Action>.Work,
-    _ priority: TaskPriority?,
-    _ send: Send<Action>,
-    _ origin: Action,
-    _ running: Running
-  ) -> Task<Void, Never> {
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      // NB: Starts at once on the main actor, where `send` runs; `perform` then hops off it.
-      return Task.immediate(priority: priority) {
-        await work.perform(send, startedBy: origin)
-        running.end()
-      }
-    } else {
-      return detached(work, priority, send, origin, running)
-    }
-  }
-
-  /// Before `Task.immediate`, a task that starts off the main actor and hops back to end.
-  private nonisolated static func detached(
-    _ work: Effect<Action>.Work,
-    _ priority: TaskPriority?,
-    _ send: Send<Action>,
-    _ origin: Action,
-    _ running: Running
-  ) -> Task<Void, Never> {
-    Task(priority: priority) {
-      await work.perform(send, startedBy: origin)
-      await running.end()
-    }
-  }
-
-  /// How a `Send` reaches this store; made once, it holds the store weakly.
-  private var deliverer: @MainActor @Sendable (Action, Running) -> Void {
-    if let made = _deliverer { return made }
-    let made: @MainActor @Sendable (Action, Running) -> Void = { [weak self] action, running in
-      self?.deliver(action, from: running)
-    }
-    _deliverer = made
-    return made
-  }
-
-  private func deliver(_ action: Action, from running: Running) {
-    switch running.state {
-    case .cancelled:
-      return
-    case .finished:
-      Report.write.get()(
+    case .ended(wasCancelled: false):
+      miniReduxReport(
         """
         MiniRedux: an effect sent \(action) after its operation had returned; it was dropped. \
         Call send only while the operation runs.
         """)
-    case .active:
-      _ = send(action, in: running.group)
     }
-  }
-
-  /// The number of effects in flight, and of ids they are registered under. For tests.
-  var inFlightEffectCount: Int { effects.count }
-  var cancellationIDCount: Int { effects.idCount }
-}
-
-extension StoreTask {
-  /// The number of effects this task holds: those in flight, cancelled ones still winding down,
-  /// and actions queued into it. For tests.
-  @MainActor var heldCount: Int { group?.count ?? 0 }
-}
-
-/// What an effect inherits from the effects around it.
-///
-/// NB: Not nested in the generic `Store`: a nested type's metadata is looked up at run time on
-/// every effect a store starts.
-struct EffectContext {
-  /// The group the effect joins: that of the `send` it descends from, or of a concatenation's
-  /// current step. A `send` makes its group when its first task-backed effect starts, so an
-  /// action that returns only `.send`s makes none.
-  var group: EffectGroup?
-  var ids: [EffectID] = []
-
-  @MainActor mutating func joinedGroup(_ registry: EffectRegistry) -> EffectGroup {
-    if let group { return group }
-    let made = EffectGroup(registry)
-    group = made
-    return made
   }
 }
 
-/// The effects in flight that descend from one `send` (the group a ``StoreTask`` refers to), or
-/// that one step of a concatenation started.
-///
-/// An effect joins a group when it starts and leaves when its operation returns, or, for a
-/// concatenation, when its last step has ended. Actions an effect sends start their effects in
-/// the effect's own group, so a group holds exactly the effects in flight now, however many
-/// have come and gone.
-@MainActor
-final class EffectGroup {
-  /// The registry of the store whose effects these are; gone with the store.
-  private(set) weak var registry: EffectRegistry?
-  /// Effects in flight, including cancelled ones whose operations have not returned yet, plus
-  /// actions queued to be reduced into this group.
-  private(set) var count = 0
-  private var first: Running?
-  /// Whether ``cancel()`` was called: effects that would join from now on do not start.
-  private(set) var isCancelled = false
-  private var finishedOne = false
-  private var waiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
-  private var nextWaiterID = 0
-  /// Called each time the count drops to zero, with `true` (the callee may wait for the send in
-  /// progress); a concatenation starts its next step here.
-  var whenEmpty: (@MainActor (_ mayWait: Bool) -> Void)?
+// MARK: - Effect interpreter
 
-  init(_ registry: EffectRegistry) {
-    self.registry = registry
-  }
-
-  /// Whether ``cancel()`` was called, or every effect was cancelled before any finished.
-  var isCancelledOrEveryEffectCancelled: Bool {
-    if isCancelled { return true }
-    if finishedOne { return false }
-    var member = first
-    while let current = member {
-      if current.state != .cancelled { return false }
-      member = current.next
+extension Runtime {
+  /// Starts `effect`, which `origin` returned, for `cause`, inside a concatenation's `step`.
+  private func start(_ effect: Effect<Action>, in cause: Cause?, step: Job?, origin: Action) {
+    // NB: Most effects are a `.run` or a `.send`, maybe under ids: those skip the stack, for
+    // which code not specialized for `Action` pays type lookups.
+    var (effect, ids) = (effect, step?.ids ?? [])
+    while case .cancellable(let id, let cancelInFlight, let parts) = effect.operation {
+      if cancelInFlight { registry.cancel(id, around: step) }
+      ids.append(id)
+      effect = parts.first
     }
-    return true
-  }
-
-  func add(_ member: Running) {
-    member.next = first
-    first?.previous = member
-    first = member
-    enter()
-  }
-
-  func remove(_ member: Running) {
-    if member.state == .finished { finishedOne = true }
-    if let previous = member.previous {
-      previous.next = member.next
-    } else {
-      first = member.next
+    guard effect.parts != nil else {
+      return startLeaf(effect, in: cause, step: step, ids: ids, origin: origin)
     }
-    member.next?.previous = member.previous
-    member.next = nil
-    member.previous = nil
-    leave()
-  }
-
-  func enter() {
-    count += 1
-  }
-
-  func leave() {
-    count -= 1
-    guard count == 0 else { return }
-    let waiters = waiters
-    self.waiters = []
-    for waiter in waiters { waiter.continuation.resume() }
-    whenEmpty?(true)
-  }
-
-  /// Cancels every effect in flight; effects that would join later do not start.
-  func cancel() {
-    isCancelled = true
-    var member = first
-    while let current = member {
-      member = current.next
-      registry?.cancel(current)
-    }
-  }
-
-  /// Returns when the group is empty, or at once if the waiting task is cancelled, which
-  /// cancels the group.
-  func wait() async {
-    guard count > 0 else { return }
-    let id = nextWaiterID
-    nextWaiterID += 1
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        waiters.append((id, continuation))
-      }
-    } onCancel: {
-      Task { @MainActor in
-        self.cancel()
-        self.stopWaiting(id)
+    var pending = [(effect, step, ids)]
+    while let (effect, step, ids) = pending.popLast() {
+      switch effect.operation {
+      case .cancellable(let id, let cancelInFlight, let parts):
+        if cancelInFlight { registry.cancel(id, around: step) }
+        pending.append((parts.first, step, ids + [id]))
+      case .merge(let parts):
+        pending += parts.effects.reversed().map { ($0, step, ids) }
+      case .concatenate(let parts):
+        guard let job = join(cause, step, ids) else { break }
+        registry.register(job, task: nil)
+        plans[ObjectIdentifier(job)] = (parts.effects.reversed(), origin)
+        ready.append(job)
+        if let first = nextStep(of: job) { pending.append((first, job, ids)) }
+      default:
+        startLeaf(effect, in: cause, step: step, ids: ids, origin: origin)
       }
     }
   }
 
-  private func stopWaiting(_ id: Int) {
-    guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-    waiters.remove(at: index).continuation.resume()
-  }
-}
-
-/// The main-actor state of one `.run` or `.concatenate` effect in flight.
-@MainActor
-final class Running {
-  enum State { case active, cancelled, finished }
-
-  let ids: [EffectID]
-  let group: EffectGroup
-  var state = State.active
-  /// A concatenation's current step, and the index of the next one.
-  var steps: EffectGroup?
-  var nextStep = 0
-  private var hasEnded = false
-  /// Neighbours in `group`'s list of members.
-  var next: Running?
-  unowned var previous: Running?
-  /// The effect's index in its store's registry while it is registered, else -1.
-  var slot = -1
-
-  init(ids: [EffectID], group: EffectGroup) {
-    self.ids = ids
-    self.group = group
-    group.add(self)
-  }
-
-  /// Marks the effect ended and leaves its group: its operation returned, or its last step
-  /// ended.
-  func end() {
-    guard !hasEnded else { return }
-    hasEnded = true
-    if state == .active {
-      state = .finished
-      group.registry?.unregister(self)
-    }
-    steps?.whenEmpty = nil
-    group.remove(self)
-  }
-}
-
-/// The effects of one store that are in flight, and the cancellation ids they are registered
-/// under. Released with its store, it cancels them all.
-@MainActor
-final class EffectRegistry {
-  /// An effect in flight. `deinit` may read only `Sendable` values, so the task is kept here.
-  private struct InFlight: Sendable {
-    let task: Task<Void, Never>?
-    let running: Running
-  }
-
-  /// The effects registered under one id. Most ids have one at a time, kept without a table.
-  private struct Members {
-    private(set) var first: Running?
-    private var others: [ObjectIdentifier: Running] = [:]
-
-    func forEach(_ body: (Running) -> Void) {
-      guard let first else { return }
-      body(first)
-      for running in others.values { body(running) }
-    }
-
-    mutating func insert(_ running: Running) {
-      if first == nil { first = running } else { others[ObjectIdentifier(running)] = running }
-    }
-
-    mutating func remove(_ running: Running) {
-      if first === running {
-        first = others.popFirst()?.value
+  private func startLeaf(
+    _ effect: Effect<Action>, in cause: Cause?, step: Job?, ids: [EffectID], origin: Action
+  ) {
+    switch effect.operation {
+    case .send(let action):
+      enqueue(action, cause)
+    case .cancel(let id):
+      registry.cancel(id, around: nil)
+    case .run(let priority, let body, let handler):
+      guard let job = join(cause, step, ids) else { return }
+      let send = Send(job: job, deliver: deliver)
+      // NB: Closures written out in each call: one kept in a variable and handed to `Task` ran
+      // its operation on the main actor.
+      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        // NB: Starts inside `send`, so that the operation leaves the main actor at once.
+        registry.register(
+          job,
+          task: Task.immediate(priority: priority) {
+            await Effect.perform(body, handler, send, startedBy: origin)
+            job.operationReturned()
+          })
       } else {
-        others[ObjectIdentifier(running)] = nil
+        registry.register(
+          job,
+          task: Task(priority: priority) {
+            await Effect.perform(body, handler, send, startedBy: origin)
+            job.operationReturned()
+          })
       }
+    default:
+      break
     }
   }
 
-  /// In no particular order; each effect knows its slot here, so removal is O(1) with no hashing.
-  private var inFlight: [InFlight] = []
-  private var byID: [EffectID: Members] = [:]
+  /// A new effect of `cause` (the send in progress's if `nil`) in `step`, unless the cause or the
+  /// step's concatenation was cancelled.
+  private func join(_ cause: Cause?, _ step: Job?, _ ids: [EffectID]) -> Job? {
+    if cause == nil, current == nil { current = Cause(registry) }
+    guard let cause = cause ?? current, !cause.isCancelled, (step?.phase ?? .running) == .running
+    else { return nil }
+    return Job(cause: cause, parent: step, ids: ids)
+  }
 
-  var count: Int { inFlight.count }
-  var idCount: Int { byID.count }
+  /// Pops a concatenation's next step; a step that is itself a concatenation is spread into its
+  /// steps first, so that nesting costs no depth.
+  private func nextStep(of job: Job) -> Effect<Action>? {
+    let key = ObjectIdentifier(job)
+    while let step = plans[key]!.steps.popLast() {
+      guard case .concatenate(let parts) = step.operation else { return step }
+      plans[key]!.steps += parts.effects.reversed()
+    }
+    return nil
+  }
 
-  deinit {
-    for effect in inFlight {
-      effect.task?.cancel()
+  /// Moves a concatenation on if its step has ended: starts its next step, or ends it.
+  private func advance(_ job: Job) {
+    // NB: A concatenation has a plan until it ends.
+    guard job.stepCount == 0, let origin = plans[ObjectIdentifier(job)]?.origin else { return }
+    if job.phase == .running, let step = nextStep(of: job) {
+      ready.append(job)
+      start(step, in: job.cause, step: job, origin: origin)
+    } else {
+      plans[ObjectIdentifier(job)] = nil
+      registry.end(job)
     }
   }
 
-  func register(_ running: Running, _ task: Task<Void, Never>?) {
-    running.slot = inFlight.count
-    inFlight.append(InFlight(task: task, running: running))
-    for id in running.ids {
-      byID[id, default: Members()].insert(running)
-    }
-  }
-
-  func unregister(_ running: Running) {
-    _ = unregister(running, except: nil)
-  }
-
-  /// Cancels every effect registered under `id`.
-  func cancel(_ id: EffectID) {
-    guard let members = byID.removeValue(forKey: id) else { return }
-    members.forEach { unregister($0, except: id).map(cancel) }
-  }
-
-  /// Cancels one effect, if it is still in flight.
-  func cancel(_ running: Running) {
-    unregister(running, except: nil).map(cancel)
-  }
-
-  /// Cancels an effect just unregistered: its task, or a concatenation's current step.
-  private func cancel(_ effect: InFlight) {
-    effect.running.state = .cancelled
-    effect.task?.cancel()
-    effect.running.steps?.cancel()
-  }
-
-  /// Removes `running` from the registry and from every id but `skipped` (already removed).
-  private func unregister(_ running: Running, except skipped: EffectID?) -> InFlight? {
-    guard let effect = removeFromInFlight(running) else { return nil }
-    for id in running.ids where id != skipped { remove(running, under: id) }
-    return effect
-  }
-
-  private func removeFromInFlight(_ running: Running) -> InFlight? {
-    let slot = running.slot
-    guard slot >= 0 else { return nil }
-    running.slot = -1
-    let removed = inFlight[slot]
-    let last = inFlight.removeLast()
-    if slot < inFlight.count {
-      inFlight[slot] = last
-      last.running.slot = slot
-    }
-    return removed
-  }
-
-  private func remove(_ running: Running, under id: EffectID) {
-    guard var members = byID.removeValue(forKey: id) else { return }
-    members.remove(running)
-    if members.first != nil { byID[id] = members }
+  /// Moves on a concatenation whose step has ended: at once, unless a send is in progress.
+  private func stepEnded(_ concatenation: Job) {
+    ready.append(concatenation)
+    guard !isSending else { return }
+    isSending = true
+    drain()
   }
 }
 
@@ -1058,20 +588,10 @@ final class EffectRegistry {
 /// A store for tests that makes you account for everything a feature does: each change of the
 /// state, each action its effects send back, each effect still running.
 ///
-/// Every step says how the state must change. ``send(_:assert:fileID:line:)`` and `receive`
-/// give their closure the state as it was before the action, and the closure turns it into the
-/// state expected after it. The actions effects send (``Effect/send(_:)`` included) are recorded
-/// in order, and each must be received before the next `send`;
-/// ``finish(timeout:fileID:line:)`` waits for the effects to end. Anything else throws a
-/// ``TestStoreFailure`` with the file and line of the step and a line diff of the state.
-/// Failures are thrown errors, so a `TestStore` needs no test framework: it works the same under
-/// Swift Testing, under XCTest and in a script. A `TestStore` released while effects are running
-/// or received actions are unasserted, which no `finish()` has reported, says so on standard
-/// error.
-///
-/// Time is the test's: a reducer that takes its clock as a parameter runs on a manual clock in
-/// tests (``Effect/debounce(id:for:clock:)`` takes one). The store itself waits in real time only
-/// for an effect to send or to end, up to ``timeout``.
+/// Each step's closure turns the state before the action into the state expected after it; the
+/// actions effects send must be received in order before the next `send`; `finish` waits for the
+/// effects. Anything else throws a ``TestStoreFailure`` with the step's file and line and a diff
+/// of the state, the same under Swift Testing, XCTest or in a script (<doc:TestingAFeature>).
 ///
 /// ```swift
 /// @Test func incrementAndLoadFact() async throws {
@@ -1085,19 +605,13 @@ final class EffectRegistry {
 ///   try await store.finish()
 /// }
 /// ```
-///
-/// Not guaranteed: the order in which two effects running at the same time deliver their actions
-/// (assert those with ``Exhaustivity/off``, where `receive` skips actions until one matches).
 @MainActor
 public final class TestStore<State: Equatable, Action: Sendable> {
   /// The current state of the store under test.
   public var state: State { store.state }
-  /// How long `receive` and ``finish(timeout:fileID:line:)`` wait for effects when you pass no
-  /// timeout. One second by default; raise it where tests share a busy machine, which can keep
-  /// an effect's action from the main actor for longer.
+  /// How long `receive` and `finish` wait for effects when you pass no timeout: one second.
   public var timeout: Duration = .seconds(1)
-  /// Whether every change and every received action must be asserted (``Exhaustivity/on``, the
-  /// default) or only those the test mentions (``Exhaustivity/off``).
+  /// Whether every change and received action must be asserted; ``Exhaustivity/on`` by default.
   public var exhaustivity: Exhaustivity {
     get { log.exhaustivity }
     set { log.exhaustivity = newValue }
@@ -1106,109 +620,80 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   private let store: Store<State, Action>
   private let log: TestStoreLog<State, Action>
 
-  /// Creates a test store that runs `reducer` like a ``Store`` would, recording what happens.
-  ///
-  /// `initialAction`, if any, is reduced during `init` without a state assertion; the actions its
-  /// effects send must be received like any other.
+  /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens;
+  /// `initialAction` is reduced with no assertion, but what its effects send must be received.
   ///
   /// ```swift
   /// let store = TestStore(initialState: Counter.State(), Counter.reduce)
   /// ```
-  ///
-  /// - Parameters:
-  ///   - initialState: The state the store starts with.
-  ///   - initialAction: An action reduced during `init`; its effects start then.
-  ///   - reducer: The feature's reducer, exactly as the app passes it to ``Store``.
   public init(
-    initialState: State,
-    initialAction: Action? = nil,
+    initialState: State, initialAction: Action? = nil,
     _ reducer: @escaping @MainActor (inout State, Action) -> Effect<Action>
   ) {
     let log = TestStoreLog<State, Action>()
     self.log = log
     self.store = Store(initialState: initialState) { state, action in
-      guard !log.isSending else {
-        log.isSending = false
-        let effect = reducer(&state, action)
-        log.sentState = state
-        return effect
-      }
       let before = state
       let effect = reducer(&state, action)
-      log.received.append(TestStoreLog.Step(action: action, before: before, after: state))
-      log.wake()
+      if log.awaitsSentAction {
+        log.awaitsSentAction = false
+        log.sentState = state
+      } else {
+        log.received.append((action, before, state))
+        log.wake()
+      }
       return effect
     }
-    if let initialAction {
-      _ = start(initialAction, origin: "the initialAction")
-    }
+    if let initialAction { _ = start(initialAction, origin: "the initialAction") }
   }
 
   deinit {
-    // NB: The check reads main-actor state, and the store stays alive until it ran, so the
-    // effects it lists are still there; releasing the store then cancels them.
+    // NB: The check reads main-actor state; the store stays alive until it ran, so the effects it
+    // lists are still there, and releasing the store then cancels them.
     Task { @MainActor [store, log] in
       _ = store
       log.reportIfUnaccounted()
     }
   }
 
-  /// Sends `action` and checks that it changes the state the way `update` says.
-  ///
-  /// With ``Exhaustivity/on``, `update` gets the state from before the action and must turn it
-  /// into the state after; a change with no `update` is a failure too. With ``Exhaustivity/off``,
-  /// `update` gets the state after the action and must leave it unchanged: what it sets must
-  /// already hold, and what it does not mention may have changed.
+  /// Sends `action` and checks that `update` turns the state before it into the state after it
+  /// (with ``Exhaustivity/off``: that `update` leaves the state after it unchanged).
   ///
   /// ```swift
   /// try await store.send(.incrementTapped) { $0.count = 1 }
   /// ```
   ///
-  /// - Parameters:
-  ///   - action: The action to reduce.
-  ///   - update: Turns the state before the action into the state expected after it.
-  ///   - fileID: The file shown by a failure; the caller's, by default.
-  ///   - line: The line shown by a failure; the caller's, by default.
-  /// - Returns: The task of the effects the action started, as ``Store/send(_:)`` returns it.
-  /// - Throws: A ``TestStoreFailure`` if the state is not as expected, or if, with
-  ///   ``Exhaustivity/on``, actions received earlier were not asserted (then `action` is not
-  ///   sent).
+  /// - Returns: The task of the action's effects, as ``Store/send(_:)`` returns it.
+  /// - Throws: A ``TestStoreFailure`` if the state is not as expected, or, with
+  ///   ``Exhaustivity/on``, if actions received earlier were not asserted (then nothing is sent).
   @discardableResult
   public func send(
-    _ action: Action,
-    assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
+    _ action: Action, assert update: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) async throws -> StoreTask {
     let step = "send(\(TestStoreDump.line(action)))"
-    let unasserted = log.received
+    let unasserted = log.received.map { "  " + TestStoreDump.line($0.action) }
     log.received.removeAll()
     if exhaustivity == .on, !unasserted.isEmpty {
+      let list = unasserted.joined(separator: "\n")
       throw TestStoreFailure(
-        "\(step): actions received earlier were not asserted with receive:\n"
-          + unasserted.map { "  \(TestStoreDump.line($0.action))" }.joined(separator: "\n"),
-        fileID, line)
+        "\(step): actions received earlier were not asserted with receive:\n\(list)", fileID, line)
     }
     let before = store.state
     log.sentState = nil
     let task = start(action, origin: "sent at \(fileID):\(line)")
     guard let after = log.sentState else {
       throw TestStoreFailure(
-        "\(step): MiniRedux did not reduce the action at once; send to a TestStore only from "
-          + "the test, never from inside its reducer or an observer", fileID, line)
+        "\(step): MiniRedux did not reduce the action at once; send to a TestStore only from the "
+          + "test, never from inside its reducer or an observer", fileID, line)
     }
-    log.sentState = nil
     try check(update, before: before, after: after, step, fileID, line)
     return task
   }
 
-  /// Waits for the next action an effect sent and checks that it is `expected` and that it
-  /// changed the state the way `update` says.
-  ///
-  /// With ``Exhaustivity/on``, the next received action must be `expected`; with
-  /// ``Exhaustivity/off``, actions before it are skipped. `update` works as in
-  /// ``send(_:assert:fileID:line:)``. When no effect is running, no action can come, and it
-  /// fails at once instead of waiting.
+  /// Waits for the next action an effect sent, which must be `expected` (with
+  /// ``Exhaustivity/off``, skipping others), and checks its change of the state as `send` does.
+  /// With no effect running, it fails at once.
   ///
   /// ```swift
   /// try await store.receive(.factLoaded("1 is odd")) {
@@ -1216,66 +701,38 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ///   $0.fact = "1 is odd"
   /// }
   /// ```
-  ///
-  /// - Parameters:
-  ///   - expected: The action the effect must have sent.
-  ///   - timeout: How long to wait for it; ``timeout`` if `nil`.
-  ///   - update: Turns the state before the action into the state expected after it.
-  ///   - fileID: The file shown by a failure; the caller's, by default.
-  ///   - line: The line shown by a failure; the caller's, by default.
-  /// - Throws: A ``TestStoreFailure`` if another action came, none came in time, or the state
-  ///   is not as expected.
   public func receive(
-    _ expected: Action,
-    timeout: Duration? = nil,
+    _ expected: Action, timeout: Duration? = nil,
     assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
+    fileID: StaticString = #fileID, line: UInt = #line
   ) async throws where Action: Equatable {
-    try await receive(
-      TestStoreDump.line(expected), { $0 == expected }, timeout, update, fileID, line)
+    try await receive(TestStoreDump.line(expected), timeout, update, fileID, line) {
+      $0 == expected
+    }
   }
 
-  /// Waits for the next action an effect sent and checks that it is `expected`, comparing with
-  /// the `Equatable` conformance `Action` has at run time.
+  /// Waits for the next action an effect sent and checks it as the overload above does, with the
+  /// `Equatable` conformance `Action` has at run time.
   ///
-  /// The compiler picks this overload when it cannot use the one above: when `Action`'s
-  /// conformance to `Equatable` is isolated to the main actor, as it is for an
-  /// `enum Action: Equatable` declared in a target built with `-default-isolation MainActor` (a
-  /// test store compares actions on the main actor, where such a conformance holds), and also
-  /// when `Action` is not `Equatable` at all: that compiles, and fails when it runs, with a
-  /// message that says to receive with a closure instead.
-  ///
-  /// ```swift
-  /// try await store.receive(.factLoaded("1 is odd")) {
-  ///   $0.isLoading = false
-  ///   $0.fact = "1 is odd"
-  /// }
-  /// ```
-  ///
-  /// - Throws: A ``TestStoreFailure`` as the overload above does, or one that says `Action` is
-  ///   not `Equatable` at all (then receive with a closure).
+  /// The compiler picks it when `Action` conforms to `Equatable` on the main actor only (in a
+  /// target built with `-default-isolation MainActor`), and when `Action` is not `Equatable` at
+  /// all: then it fails, and says to receive with a closure.
   public func receive(
-    _ expected: Action,
-    timeout: Duration? = nil,
+    _ expected: Action, timeout: Duration? = nil,
     assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
+    fileID: StaticString = #fileID, line: UInt = #line
   ) async throws {
+    let shown = TestStoreDump.line(expected)
     guard let equatable = expected as? any Equatable else {
       throw TestStoreFailure(
-        "receive(\(TestStoreDump.line(expected))): \(Action.self) is not Equatable; declare it "
+        "receive(\(shown)): \(Action.self) is not Equatable; declare it "
           + "`enum Action: Equatable`, or receive with a closure", fileID, line)
     }
-    try await receive(
-      TestStoreDump.line(expected), { isEqual(equatable, $0) }, timeout, update, fileID, line)
+    try await receive(shown, timeout, update, fileID, line) { isEqual(equatable, $0) }
   }
 
-  /// Waits for the next action an effect sent and checks that `matches` accepts it and that it
-  /// changed the state the way `update` says.
-  ///
-  /// For actions that are not `Equatable`, or whose payload the test cannot know in advance.
-  /// With ``Exhaustivity/off``, actions `matches` rejects are skipped.
+  /// Waits for the next action an effect sent, which `matches` must accept, and checks its change
+  /// of the state; for actions that are not `Equatable`.
   ///
   /// ```swift
   /// try await store.receive({ if case .factLoaded = $0 { true } else { false } }) {
@@ -1283,29 +740,16 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ///   $0.fact = "1 is odd"
   /// }
   /// ```
-  ///
-  /// - Parameters:
-  ///   - matches: Whether an action is the one expected.
-  ///   - timeout: How long to wait for it; ``timeout`` if `nil`.
-  ///   - update: Turns the state before the action into the state expected after it.
-  ///   - fileID: The file shown by a failure; the caller's, by default.
-  ///   - line: The line shown by a failure; the caller's, by default.
-  /// - Throws: A ``TestStoreFailure`` if another action came, none came in time, or the state
-  ///   is not as expected.
   public func receive(
-    _ matches: (Action) -> Bool,
-    timeout: Duration? = nil,
+    _ matches: (Action) -> Bool, timeout: Duration? = nil,
     assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
+    fileID: StaticString = #fileID, line: UInt = #line
   ) async throws {
-    try await receive("an action that matches", matches, timeout, update, fileID, line)
+    try await receive("an action that matches", timeout, update, fileID, line, matches)
   }
 
-  /// Forgets the actions received so far, so that they need no `receive`.
-  ///
-  /// Actions that effects send later are not skipped: to skip everything an action causes,
-  /// wait for its effects first.
+  /// Forgets the actions received so far; actions that effects send later must still be
+  /// received.
   ///
   /// ```swift
   /// let task = try await store.send(.factTapped) { $0.isLoading = true }
@@ -1316,51 +760,35 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     log.received.removeAll()
   }
 
-  /// Waits for every effect started through this store to end, then checks that nothing was
-  /// left unasserted.
-  ///
-  /// Effects still running when `timeout` passes are a failure that lists them by the action
-  /// whose `send` started them (effects started by the actions they sent back count as that
-  /// send's); they are then cancelled. With ``Exhaustivity/on``, received actions not asserted
-  /// are a failure too; with ``Exhaustivity/off`` they are skipped.
+  /// Waits for the effects started through this store to end; those still running after
+  /// `timeout` fail, listed by the `send` that started them, and are cancelled. With
+  /// ``Exhaustivity/on``, received actions not asserted fail too.
   ///
   /// ```swift
   /// try await store.finish()
   /// ```
-  ///
-  /// - Parameters:
-  ///   - timeout: How long to wait; ``timeout`` if `nil`.
-  ///   - fileID: The file shown by a failure; the caller's, by default.
-  ///   - line: The line shown by a failure; the caller's, by default.
-  /// - Throws: A ``TestStoreFailure`` that lists what is unaccounted for.
   public func finish(
-    timeout: Duration? = nil,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
+    timeout: Duration? = nil, fileID: StaticString = #fileID, line: UInt = #line
   ) async throws {
     let timeout = timeout ?? self.timeout
-    let deadline = ContinuousClock.now + timeout
-    while log.isRunning && ContinuousClock.now < deadline {
-      await log.wait(until: deadline)
-      try Task.checkCancellation()
-    }
-    let unaccounted = log.unaccounted(effectsOnly: exhaustivity == .off, after: timeout)
+    try await log.wait(timeout) { false }
+    let unaccounted = log.unaccounted(after: timeout)
     log.received.removeAll()
-    for sent in log.sent where sent.task.heldCount > 0 { sent.task.cancel() }
+    for sent in log.sent { sent.task.cancel() }
     log.sent.removeAll()
     guard unaccounted.isEmpty else {
       throw TestStoreFailure("finish(): not accounted for:\n" + unaccounted, fileID, line)
     }
   }
 
-  /// Sends `action` to the store as the action of a `send`, and keeps its task.
+  /// Sends `action` to the store as a `send` of the test, and keeps its task while it runs.
   private func start(_ action: Action, origin: String) -> StoreTask {
-    log.sent.removeAll { $0.task.heldCount == 0 }
-    log.isSending = true
+    log.sent.removeAll { $0.task.count == 0 }
+    log.awaitsSentAction = true
     let task = store.send(action)
-    log.isSending = false
-    guard task.heldCount > 0 else { return task }
-    log.sent.append(TestStoreLog.Sent(action: action, origin: origin, task: task))
+    log.awaitsSentAction = false
+    guard task.count > 0 else { return task }
+    log.sent.append((action, origin, task))
     // NB: Wakes a wait when these effects end; it never cancels them.
     Task { [weak log] in
       await task.finish()
@@ -1370,76 +798,53 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   private func receive(
-    _ expected: String,
-    _ matches: (Action) -> Bool,
-    _ timeout: Duration?,
-    _ update: ((inout State) throws -> Void)?,
-    _ fileID: StaticString,
-    _ line: UInt
+    _ expected: String, _ timeout: Duration?, _ update: ((inout State) throws -> Void)?,
+    _ fileID: StaticString, _ line: UInt, _ matches: (Action) -> Bool
   ) async throws {
     let timeout = timeout ?? self.timeout
-    let deadline = ContinuousClock.now + timeout
     var skipped: [String] = []
     while true {
-      while !log.received.isEmpty {
-        let next = log.received.removeFirst()
-        let step = "receive(\(TestStoreDump.line(next.action)))"
-        if matches(next.action) {
-          return try check(update, before: next.before, after: next.after, step, fileID, line)
-        }
-        guard exhaustivity == .off else {
-          throw TestStoreFailure(
-            "receive: expected \(expected), but received \(TestStoreDump.line(next.action))",
-            fileID, line)
-        }
-        skipped.append(TestStoreDump.line(next.action))
-      }
-      let running = log.isRunning
-      if !running || ContinuousClock.now >= deadline {
+      try await log.wait(timeout) { !log.received.isEmpty }
+      guard !log.received.isEmpty else {
         let got = skipped.isEmpty ? "nothing" : "only " + skipped.joined(separator: ", ")
-        let why = running ? "within \(timeout)" : "and no effect is running"
+        let why = log.isRunning ? "within \(timeout)" : "and no effect is running"
         throw TestStoreFailure(
           "receive: expected \(expected), but received \(got) \(why)", fileID, line)
       }
-      await log.wait(until: deadline)
-      try Task.checkCancellation()
+      let next = log.received.removeFirst()
+      let received = TestStoreDump.line(next.action)
+      if matches(next.action) {
+        return try check(
+          update, before: next.before, after: next.after, "receive(\(received))", fileID, line)
+      }
+      guard exhaustivity == .off else {
+        throw TestStoreFailure(
+          "receive: expected \(expected), but received \(received)", fileID, line)
+      }
+      skipped.append(received)
     }
   }
 
   /// Throws unless `update` describes the change from `before` to `after`.
   private func check(
-    _ update: ((inout State) throws -> Void)?,
-    before: State,
-    after: State,
-    _ step: String,
-    _ fileID: StaticString,
-    _ line: UInt
+    _ update: ((inout State) throws -> Void)?, before: State, after: State, _ step: String,
+    _ fileID: StaticString, _ line: UInt
   ) throws {
-    var expected: State
-    let problem: String
-    switch exhaustivity {
-    case .on:
-      expected = before
-      try update?(&expected)
-      problem =
-        update == nil
-        ? "the state changed, but no closure asserted it" : "the state is not as expected"
-    case .off:
-      guard let update else { return }
-      expected = after
-      try update(&expected)
-      problem = "the state does not hold what the closure asserts"
-    }
+    guard exhaustivity == .on || update != nil else { return }
+    var expected = exhaustivity == .on ? before : after
+    try update?(&expected)
     guard expected != after else { return }
-    throw TestStoreFailure(
-      "\(step): \(problem) (- expected, + actual):\n"
-        + TestStoreDump.diff(TestStoreDump.lines(expected), TestStoreDump.lines(after)).joined(
-          separator: "\n"),
-      fileID, line)
+    let problem =
+      exhaustivity == .off
+      ? "the state does not hold what the closure asserts"
+      : update == nil
+        ? "the state changed, but no closure asserted it" : "the state is not as expected"
+    let diff = TestStoreDump.diff(TestStoreDump.lines(expected), TestStoreDump.lines(after))
+    throw TestStoreFailure("\(step): \(problem) (- expected, + actual):\n\(diff)", fileID, line)
   }
 }
 
-/// Whether a ``TestStore`` requires every state change and received action to be asserted.
+/// Whether a ``TestStore`` requires every change of the state and received action asserted.
 ///
 /// ```swift
 /// store.exhaustivity = .off
@@ -1449,17 +854,13 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 public enum Exhaustivity: Sendable {
   /// Every change must be described, every received action asserted, in order.
   case on
-  /// Assertions must hold, but changes they do not mention are allowed, `receive` skips actions
-  /// until one matches, `send` discards the received actions not asserted yet, and `finish`
-  /// does not fail on actions left unasserted.
+  /// Assertions must hold; changes they do not mention are allowed, `receive` skips actions until
+  /// one matches, `send` discards unasserted actions, and `finish` does not fail on them.
   case off
 }
 
-/// Why a ``TestStore`` step failed: what was expected, what happened, and where.
-///
-/// Its `description` starts with `fileID:line:` of the call that failed, followed by the
-/// message: for a state that is not as expected, a line diff of the two states (`-` expected,
-/// `+` actual).
+/// Why a ``TestStore`` step failed: `fileID:line:` of the call, then what was expected and what
+/// happened, with a diff of the state (`-` expected, `+` actual) when it is not as expected.
 ///
 /// ```swift
 /// do {
@@ -1488,28 +889,16 @@ public struct TestStoreFailure: Error, CustomStringConvertible {
 /// What a ``TestStore`` has seen and not yet checked.
 @MainActor
 final class TestStoreLog<State, Action> {
-  struct Step {
-    let action: Action
-    let before: State
-    let after: State
-  }
-  /// A `send` whose effects are, or were, in flight.
-  struct Sent {
-    let action: Action
-    /// Where it was sent, for failures.
-    let origin: String
-    let task: StoreTask
-  }
-
   var exhaustivity = Exhaustivity.on
-  /// Whether the next action reduced is the one a `send` sent, not one an effect sent.
-  var isSending = false
+  /// Whether the next action reduced is the one the test sends, not one an effect sent.
+  var awaitsSentAction = false
   var sentState: State?
-  var received: [Step] = []
-  var sent: [Sent] = []
+  var received: [(action: Action, before: State, after: State)] = []
+  /// The test's sends whose effects are, or were, in flight, and where each was sent.
+  var sent: [(action: Action, origin: String, task: StoreTask)] = []
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
-  var isRunning: Bool { sent.contains { $0.task.heldCount > 0 } }
+  var isRunning: Bool { sent.contains { $0.task.count > 0 } }
 
   /// Resumes every wait; each checks again whether what it waits for happened.
   func wake() {
@@ -1518,42 +907,42 @@ final class TestStoreLog<State, Action> {
     for waiter in waiters { waiter.resume() }
   }
 
-  /// Returns after the next ``wake()``, or at `deadline`.
-  func wait(until deadline: ContinuousClock.Instant) async {
-    let timer = Task { [weak self] in
-      try? await Task.sleep(until: deadline, clock: .continuous)
-      if !Task.isCancelled { self?.wake() }
+  /// Returns once `done` holds, or no effect runs, or `timeout` passed; throws if the test is
+  /// cancelled.
+  func wait(_ timeout: Duration, until done: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !done(), isRunning, ContinuousClock.now < deadline {
+      let timer = Task { [weak self] in
+        try? await Task.sleep(until: deadline, clock: .continuous)
+        if !Task.isCancelled { self?.wake() }
+      }
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { waiters.append($0) }
+      } onCancel: {
+        Task { @MainActor [weak self] in self?.wake() }
+      }
+      timer.cancel()
+      try Task.checkCancellation()
     }
-    // NB: A cancelled test stops waiting at once; its caller then throws CancellationError.
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { waiters.append($0) }
-    } onCancel: {
-      Task { @MainActor [weak self] in self?.wake() }
-    }
-    timer.cancel()
   }
 
-  /// The effects still running and, unless `effectsOnly`, the received actions not asserted.
-  func unaccounted(effectsOnly: Bool, after timeout: Duration? = nil) -> String {
-    var lines: [String] = []
-    for sent in self.sent where sent.task.heldCount > 0 {
-      let count = sent.task.heldCount
-      lines.append(
-        "  \(count) effect\(count == 1 ? "" : "s") of \(TestStoreDump.line(sent.action)) "
-          + "(\(sent.origin)) still running" + (timeout.map { " after \($0)" } ?? ""))
+  /// The effects still running and, with ``Exhaustivity/on``, the received actions not asserted.
+  func unaccounted(after timeout: Duration? = nil) -> String {
+    let effects = sent.filter { $0.task.count > 0 }.map { sent in
+      "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of "
+        + "\(TestStoreDump.line(sent.action)) (\(sent.origin)) still running"
+        + (timeout.map { " after \($0)" } ?? "")
     }
-    if !effectsOnly {
-      for step in received {
-        lines.append("  \(TestStoreDump.line(step.action)) received but not asserted")
-      }
-    }
-    return lines.joined(separator: "\n")
+    let actions =
+      exhaustivity == .off
+      ? [] : received.map { "  \(TestStoreDump.line($0.action)) received but not asserted" }
+    return (effects + actions).joined(separator: "\n")
   }
 
   func reportIfUnaccounted() {
-    let unaccounted = unaccounted(effectsOnly: exhaustivity == .off)
+    let unaccounted = unaccounted()
     guard !unaccounted.isEmpty else { return }
-    Report.write.get()(
+    miniReduxReport(
       """
       MiniRedux: a TestStore was released with this not accounted for; end the test with \
       `try await store.finish()`:
@@ -1574,39 +963,52 @@ enum TestStoreDump {
     render(value, width: .max, depth: 0).joined(separator: " ")
   }
 
-  /// `value` on several lines, fields of the top level each on its own.
+  /// `value` on several lines, the fields of its top level each on its own.
   static func lines(_ value: Any) -> [String] {
     render(value, width: 0, depth: 0)
   }
 
-  /// The lines of `old` and `new`, those only in `old` marked `-`, those only in `new` `+`.
-  static func diff(_ old: [String], _ new: [String]) -> [String] {
-    // NB: The common head and tail first: a large state usually differs in a few lines, and
-    // the longest common subsequence below is O(n·m) in time and memory.
-    var head = 0
-    while head < old.count, head < new.count, old[head] == new[head] { head += 1 }
-    var tail = 0
-    while tail < old.count - head, tail < new.count - head,
-      old[old.count - 1 - tail] == new[new.count - 1 - tail]
-    {
-      tail += 1
-    }
+  /// The lines of `old` and `new` as a diff: only in `old` marked `-`, only in `new` `+`, and
+  /// long runs of unchanged lines cut to the three next to a change.
+  static func diff(_ old: [String], _ new: [String]) -> String {
+    // NB: The common head and tail first: a large state usually differs in a few lines, and a
+    // diff of what is left costs the product of their counts at worst.
+    let head = zip(old, new).prefix { $0 == $1 }.count
+    let tail = zip(old.dropFirst(head).reversed(), new.dropFirst(head).reversed())
+      .prefix { $0 == $1 }.count
     let removed = Array(old[head..<(old.count - tail)])
     let added = Array(new[head..<(new.count - tail)])
-    var result = unchanged(old[..<head], keepingLast: 3)
-    if removed.count * added.count <= 250_000 {
-      result += commonSubsequenceDiff(removed, added)
+    var changed: [String] = []
+    if removed.count * added.count > 250_000 {
+      changed = capped(removed, "- ") + capped(added, "+ ")
     } else {
-      result += capped(removed, "- ") + capped(added, "+ ")
+      var (gone, came) = (Set<Int>(), Set<Int>())
+      for change in added.difference(from: removed) {
+        switch change {
+        case .remove(let offset, _, _): gone.insert(offset)
+        case .insert(let offset, _, _): came.insert(offset)
+        }
+      }
+      var (i, j) = (0, 0)
+      while i < removed.count || j < added.count {
+        if i < removed.count, gone.contains(i) || j == added.count {
+          changed.append("- " + removed[i])
+          i += 1
+        } else if j < added.count, came.contains(j) || i == removed.count {
+          changed.append("+ " + added[j])
+          j += 1
+        } else {
+          changed.append("  " + removed[i])
+          (i, j) = (i + 1, j + 1)
+        }
+      }
     }
-    result += unchanged(old[(old.count - tail)...], keepingFirst: 3)
-    if !result.contains(where: { !$0.hasPrefix(" ") }) {
-      result.append("(both print the same, but == says they differ)")
-    }
-    return result
+    if changed.isEmpty { changed = ["(both print the same, but == says they differ)"] }
+    let before = unchanged(old[..<head], keepingLast: 3)
+    let after = unchanged(old[(old.count - tail)...], keepingFirst: 3)
+    return (before + changed + after).joined(separator: "\n")
   }
 
-  /// Unchanged lines, with a long run shortened to the lines next to a change.
   private static func unchanged(
     _ lines: ArraySlice<String>, keepingFirst first: Int = 0, keepingLast last: Int = 0
   ) -> [String] {
@@ -1618,31 +1020,6 @@ enum TestStoreDump {
   private static func capped(_ lines: [String], _ mark: String) -> [String] {
     let shown = lines.prefix(50).map { mark + $0 }
     return lines.count > 50 ? shown + ["\(mark)… \(lines.count - 50) more lines"] : shown
-  }
-
-  private static func commonSubsequenceDiff(_ old: [String], _ new: [String]) -> [String] {
-    var common = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
-    for i in old.indices.reversed() {
-      for j in new.indices.reversed() {
-        common[i][j] =
-          old[i] == new[j] ? common[i + 1][j + 1] + 1 : max(common[i + 1][j], common[i][j + 1])
-      }
-    }
-    var result: [String] = []
-    var (i, j) = (0, 0)
-    while i < old.count || j < new.count {
-      if i < old.count, j < new.count, old[i] == new[j] {
-        result.append("  " + old[i])
-        (i, j) = (i + 1, j + 1)
-      } else if j == new.count || (i < old.count && common[i + 1][j] >= common[i][j + 1]) {
-        result.append("- " + old[i])
-        i += 1
-      } else {
-        result.append("+ " + new[j])
-        j += 1
-      }
-    }
-    return result
   }
 
   /// `value` as lines; a composite fits on one line if it is at most `width` long.

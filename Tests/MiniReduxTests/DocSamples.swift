@@ -211,6 +211,22 @@ struct DocSamples {
     print(store.state.count)  // 1
     #expect(store.state.count == 1)
 
+    // Sample: Store type, the short form in its doc comment
+    do {
+      struct State { var count = 0 }
+      enum Action { case incrementTapped }
+      let store = Store<State, Action>(initialState: State()) { state, action in
+        switch action {
+        case .incrementTapped:
+          state.count += 1
+          return .none
+        }
+      }
+      store.send(.incrementTapped)
+      print(store.state.count)  // 1
+      #expect(store.state.count == 1)
+    }
+
     // Sample: Store.subscribe
     let subscription = store.subscribe { state in print("count:", state.count) }
     store.send(.incrementTapped)  // prints "count: 1"

@@ -23,7 +23,7 @@ struct LongChainTests {
     let seconds = await measure { await store.send(.step(1)).finish() }
 
     #expect(store.state == length)
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
     print("[edge] \(length) chained .send effects: \(seconds.formatted2) s")
   }
 
@@ -42,7 +42,7 @@ struct LongChainTests {
     await store.send(.step(1)).finish()
 
     #expect(store.state == length)
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
   }
 }
 
@@ -84,7 +84,7 @@ struct ManyEffectsTests {
     let started = await measure {
       for id in 0..<count { tasks.append(store.send(.start(id))) }
     }
-    #expect(store.inFlightEffectCount == count)
+    #expect(store.snapshot.effects == count)
 
     // When: each id is cancelled.
     let cancelled = await measure {
@@ -92,7 +92,7 @@ struct ManyEffectsTests {
     }
 
     // Then: the registry is empty at once, and every operation sees the cancellation and ends.
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
     for task in tasks { await task.finish() }
     #expect(live.live == 0)
     #expect(live.started == count)
@@ -121,13 +121,13 @@ struct ManyEffectsTests {
 
     // Given: 100,000 effects, all also registered under `Shared()`.
     for id in 0..<count { tasks.append(store.send(.start(id))) }
-    #expect(store.inFlightEffectCount == count)
+    #expect(store.snapshot.effects == count)
 
     // When: the shared id is cancelled once.
     let seconds = await measure { store.send(.stopAll) }
 
     // Then: everything is unregistered and every operation ends having seen cancellation.
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
     for task in tasks { await task.finish() }
     #expect(live.live == 0)
     #expect(live.sawCancellation == count)
@@ -262,7 +262,7 @@ struct NotificationSendTests {
     var logAfterObserverSent: [Action]?
 
     // Given: an observer of `state` that sends as soon as it hears of a change (onChange runs
-    // in willSet, as `.first` is about to mutate the state).
+    // in willSet, once `.first` has been reduced and the send is telling its observers).
     withObservationTracking {
       _ = store.state
     } onChange: { [weak store] in
@@ -276,7 +276,7 @@ struct NotificationSendTests {
     await store.send(.first).finish()
 
     // Then: the observer's send returned without reducing; `.second` ran after `.first`.
-    #expect(logAfterObserverSent == [])
+    #expect(logAfterObserverSent == [.first])
     #expect(log == [.first, .second])
     #expect(store.state == 2)
     #expect(probe.reentries == 0)
@@ -316,13 +316,13 @@ struct DegenerateEffectTests {
     // When: unknown ids, and the Double 1.0, are cancelled.
     await store.send(.cancelUnknown).finish()
     await store.send(.cancelDouble).finish()
-    #expect(store.inFlightEffectCount == 1)
+    #expect(store.snapshot.effects == 1)
     gate.open()
     await task.finish()
 
     // Then: the effect was untouched and delivered.
     #expect(store.state == [.start, .cancelUnknown, .cancelDouble, .done])
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
   }
 
   @Test("concatenate() and merge() of nothing complete at once and start nothing")
@@ -348,7 +348,7 @@ struct DegenerateEffectTests {
     }
 
     #expect(store.state == 7)
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
   }
 }
 
@@ -397,7 +397,7 @@ struct StoreTaskCancellationTests {
     // Then: the child, one of "the effects started by this action and by the actions those
     // effects send back", delivered nothing after the cancellation.
     #expect(store.state == [.start, .child])
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
   }
 
   @Test("cancelling a StoreTask stops effects caused by an effect already cancelled by id")
@@ -489,7 +489,7 @@ struct SoakTests {
       \((Double(growth) / Double(roundTrips)).formatted2) bytes per round trip)
       """)
     #expect(store.state == roundTrips + 10_000)
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
     #expect(growth < 1 << 20)
   }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 
 @testable import MiniRedux
@@ -31,19 +32,24 @@ enum Event: Sendable {
 
 enum ID: Hashable, Sendable { case a, b }
 
+/// NB: Not isolated, so that it tells where its caller runs.
+nonisolated func isMainThread() -> Bool { Thread.isMainThread }
+
 @MainActor
 @Suite("Rule 3: .run runs off the main actor")
 struct RunIsolationTests {
   @Test(".run operations run off the main actor; their sends are reduced on it")
   func offMain() async {
-    // Given: an operation that signals while the main actor is blocked waiting for it.
+    // Given: an operation that signals while the main actor is blocked waiting for it, and
+    // says which thread it ran on.
     let signal = DispatchSemaphore(value: 0)
     let store = makeStore()
     let task = store.send(
       .start(
         .run { send in
+          let onMainThread = isMainThread()
           signal.signal()
-          await send(.log("sent"))
+          await send(.log(onMainThread ? "ran on the main thread" : "sent"))
         }))
 
     // When: the main actor blocks; only an operation running elsewhere can release it.
@@ -72,8 +78,8 @@ struct LifetimeTests {
       await store.send(.start(.run { _ in throw CancellationError() }.cancellable(id: ID.b)))
         .finish()
     }
-    #expect(store.inFlightEffectCount == 0)
-    #expect(store.cancellationIDCount == 0)
+    #expect(store.snapshot.effects == 0)
+    #expect(store.snapshot.ids == 0)
   }
 
   @Test("a released store is deallocated while its effect runs, and the effect is cancelled")
@@ -125,7 +131,7 @@ struct CancellationTests {
     let second = store.send(
       .start(gated(gate, "second", seen).cancellable(id: ID.a, cancelInFlight: true)))
     #expect(first.isCancelled)
-    #expect(store.inFlightEffectCount == 1)
+    #expect(store.snapshot.effects == 1)
 
     gate.open()
     await first.finish()
@@ -143,10 +149,10 @@ struct CancellationTests {
       .start(.merge(gated(gate, "a1", seen), gated(gate, "a2", seen)).cancellable(id: ID.a)))
     store.send(.start(gated(gate, "a3", seen).cancellable(id: ID.a)))
     let other = store.send(.start(gated(gate, "b", seen).cancellable(id: ID.b)))
-    #expect(store.inFlightEffectCount == 4)
+    #expect(store.snapshot.effects == 4)
 
     store.send(.start(.cancel(id: ID.a)))
-    #expect(store.inFlightEffectCount == 1)
+    #expect(store.snapshot.effects == 1)
 
     gate.open()
     await other.finish()
@@ -172,7 +178,7 @@ struct CancellationTests {
     let two = makeStore()
     let task = one.send(.start(gated(gate, "one", seen).cancellable(id: ID.a)))
     two.send(.start(.cancel(id: ID.a)))
-    #expect(one.inFlightEffectCount == 1)
+    #expect(one.snapshot.effects == 1)
     gate.open()
     await task.finish()
     #expect(one.state.last == "one")
@@ -186,9 +192,9 @@ struct CancellationTests {
     store.send(.start(gated(gate, "int", seen).cancellable(id: 1)))
     store.send(.start(.cancel(id: 1.0)))
     store.send(.start(.cancel(id: "1")))
-    #expect(store.inFlightEffectCount == 1)
+    #expect(store.snapshot.effects == 1)
     store.send(.start(.cancel(id: 1)))
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
     gate.open()
   }
 
@@ -206,7 +212,7 @@ struct CancellationTests {
     store.send(.start(.cancel(id: MainActorID(value: 1))))
 
     // Then exactly that effect was found, and every hash and comparison ran on the main thread.
-    #expect(store.inFlightEffectCount == 1)
+    #expect(store.snapshot.effects == 1)
     #expect(MainActorID.uses.values.contains("=="))
     #expect(MainActorID.uses.values.allSatisfy { !$0.hasPrefix("off main") })
     #expect(await Task.detached { MainActorID.onMainQueue }.value == false)
@@ -221,11 +227,11 @@ struct CancellationTests {
     store.send(.start(gated(gate, "x", seen).cancellable(id: ID.a).cancellable(id: ID.b)))
     store.send(.start(gated(gate, "y", seen).cancellable(id: ID.a).cancellable(id: ID.b)))
     store.send(.start(.cancel(id: ID.a)))
-    #expect(store.inFlightEffectCount == 0)
-    #expect(store.cancellationIDCount == 0)
+    #expect(store.snapshot.effects == 0)
+    #expect(store.snapshot.ids == 0)
     store.send(.start(gated(gate, "z", seen).cancellable(id: ID.a).cancellable(id: ID.b)))
     store.send(.start(.cancel(id: ID.b)))
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
     gate.open()
   }
 
@@ -239,7 +245,7 @@ struct CancellationTests {
       .start(
         .merge(gated(gate, "new1", seen), gated(gate, "new2", seen))
           .cancellable(id: ID.a, cancelInFlight: true)))
-    #expect(store.inFlightEffectCount == 2)
+    #expect(store.snapshot.effects == 2)
     gate.open()
     await task.finish()
     #expect(Set(store.state.filter { $0 != "start" }) == ["new1", "new2"])
@@ -252,7 +258,7 @@ struct CancellationTests {
     let store = makeStore()
     let task = store.send(
       .start(.merge(gated(gate, "never", seen).cancellable(id: ID.a), .cancel(id: ID.a))))
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
     gate.open()
     await task.finish()
     #expect(store.state == ["start"])
@@ -359,7 +365,7 @@ struct CompositionOrderTests {
     gate.open()
     await task.finish()
     #expect(store.state == ["start", "start"])
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
   }
 
   @Test("cancellable on a merge covers every effect in it")
@@ -373,7 +379,7 @@ struct CompositionOrderTests {
     let task = store.send(.start(.merge(effect, .concatenate(effect, effect)).cancellable(id: 9)))
     await eventually { gate.waiterCount == 2 }
     store.send(.start(.cancel(id: 9)))
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
     gate.open()
     await task.finish()
     #expect(store.state == ["start", "start"])
@@ -390,7 +396,7 @@ struct CompositionOrderTests {
         .cancellable(id: ID.a)))
     await task.finish()
     #expect(store.state == ["start"])
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
   }
 
   @Test("a step's .send actions are reduced before the next step starts, inside the same send")
@@ -405,8 +411,8 @@ struct CompositionOrderTests {
     }
     let task = store.send("start")
     #expect(store.state == ["start", "a", "a'", "b", "c", "d"])
-    #expect(store.inFlightEffectCount == 0)
-    #expect(task.heldCount == 0)
+    #expect(store.snapshot.effects == 0)
+    #expect(task.count == 0)
   }
 
   @Test("a concatenation cancelled from inside its own step ends once; the outer one waits")
@@ -436,8 +442,8 @@ struct CompositionOrderTests {
   func empty() {
     let store = makeStore()
     let task = store.send(.start(.merge(.concatenate([]), .merge([Effect<Event>]()))))
-    #expect(task.group == nil)
-    #expect(store.inFlightEffectCount == 0)
+    #expect(task.cause == nil)
+    #expect(store.snapshot.effects == 0)
   }
 }
 
@@ -472,7 +478,7 @@ struct ErrorTests {
     #expect(reports.count == 1)
     #expect(reports.first?.contains("Failure()") == true)
     #expect(reports.first?.contains("start(") == true)
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
   }
 
   @Test("CancellationError is silent")
@@ -585,10 +591,10 @@ struct StoreTaskTests {
       do { try await Task.sleep(for: .seconds(3600)) } catch { seen.append("cancelled") }
     }
     let waiter = Task { await store.send(.start(effect)).finish() }
-    await eventually { store.inFlightEffectCount == 1 }
+    await eventually { store.snapshot.effects == 1 }
     waiter.cancel()
     await waiter.value
-    await eventually { store.inFlightEffectCount == 0 }
+    await eventually { store.snapshot.effects == 0 }
     #expect(seen.values == ["cancelled"])
   }
 }
@@ -618,7 +624,7 @@ struct DebounceTests {
     clock.advance(by: .milliseconds(100))
     let last = store.send("mo")
     // Then: the pending one was replaced (a concatenation and its sleep are in flight).
-    #expect(store.inFlightEffectCount == 2)
+    #expect(store.snapshot.effects == 2)
     await eventually { clock.sleeperCount == 1 }
 
     // When: 299 ms pass, nothing starts; at 300 ms the last one does.
@@ -631,7 +637,7 @@ struct DebounceTests {
     // Then
     #expect(requests.values == ["mo"])
     #expect(store.state == ["result:mo"])
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
   }
 }
 
@@ -666,7 +672,7 @@ struct MapTests {
     // Then: .send is synchronous, the cancelled child never lands, the others land later.
     #expect(Array(store.state.prefix(3)) == ["start", "tick(1)", "start"])
     #expect(Set(store.state.dropFirst(3)) == ["tick(2)", "tick(4)"])
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
   }
 }
 

@@ -57,16 +57,16 @@ struct LongLivedTests {
     // When: every message has been delivered and its save has ended.
     let listening = store.send(.listen)
     await eventually(1_000_000) {
-      store.state == messages && saves.live == 0 && store.inFlightEffectCount == 1
+      store.state == messages && saves.live == 0 && store.snapshot.effects == 1
     }
 
     // Then: the listener's task holds the listener alone, not a record of each save it caused.
-    #expect(listening.heldCount == 1)
-    #expect(store.inFlightEffectCount == 1)
+    #expect(listening.count == 1)
+    #expect(store.snapshot.effects == 1)
     stayAlive.open()
     await listening.finish()
-    #expect(listening.heldCount == 0)
-    #expect(store.inFlightEffectCount == 0)
+    #expect(listening.count == 0)
+    #expect(store.snapshot.effects == 0)
   }
 
   @Test("a chain of 20,000 links, each effect sending the next tick, keeps a few links alive")
@@ -82,7 +82,7 @@ struct LongLivedTests {
       guard case .tick(let i) = action else { return .none }
       count = i
       mostAlive = max(mostAlive, captures.count)
-      mostHeld = max(mostHeld, first.value?.heldCount ?? 0)
+      mostHeld = max(mostHeld, first.value?.count ?? 0)
       guard i < links else { return .none }
       let token = captures.token()
       return .run { send in
@@ -102,8 +102,8 @@ struct LongLivedTests {
     #expect(mostAlive <= 8, "links alive at once: \(mostAlive)")
     #expect(mostHeld <= 8, "effects held by the chain's task at once: \(mostHeld)")
     await eventually { captures.count == 0 }
-    #expect(task.heldCount == 0)
-    #expect(store.inFlightEffectCount == 0)
+    #expect(task.count == 0)
+    #expect(store.snapshot.effects == 0)
   }
 
   @Test("a cancelled finish() waiter stops waiting, even while an operation ignores cancellation")
@@ -135,7 +135,7 @@ struct LongLivedTests {
     await eventually { returned.current }
     #expect(task.isCancelled)
     gate.open()
-    await eventually { task.heldCount == 0 }
+    await eventually { task.count == 0 }
     #expect(reduced.values.count == 1)
   }
 }

@@ -79,9 +79,9 @@ struct EmbeddingTests {
     let gate = Gate()
     let store = App.store(gate)
     let timer = store.send(.left(.startTimer))
-    #expect(store.inFlightEffectCount == 1)
+    #expect(store.snapshot.effects == 1)
     store.send(.left(.stopTimer))
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
     gate.open()
     await timer.finish()
     #expect(store.state.left.count == 0)
@@ -106,10 +106,10 @@ struct ScopedStoreTests {
 
     // One effect registry: the child's effect lives in the parent, and the parent can cancel it.
     let timer = left.send(.startTimer)
-    #expect(store.inFlightEffectCount == 1)
-    #expect(left.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 1)
+    #expect(left.snapshot.effects == 0)
     store.send(.left(.stopTimer))
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
     gate.open()
     await timer.finish()
     #expect(left.state.count == 2)
@@ -218,7 +218,7 @@ struct ListTests {
     }
     let milkSave = rows[0].send(.save)
     let eggsSave = rows[1].send(.save)
-    #expect(store.inFlightEffectCount == 2)
+    #expect(store.snapshot.effects == 2)
 
     // When: the first row asks its parent to delete it.
     rows[0].send(.deleteTapped)
@@ -226,12 +226,12 @@ struct ListTests {
     // Then: it is gone, its save was cancelled, and the other row's save lands.
     #expect(store.state.rows.map(\.title) == ["eggs"])
     #expect(rows[0].state == nil)
-    #expect(store.inFlightEffectCount == 1)
+    #expect(store.snapshot.effects == 1)
     gate.open()
     await milkSave.finish()
     await eggsSave.finish()
     #expect(rows[1].state?.isSaved == true)
-    #expect(store.inFlightEffectCount == 0)
+    #expect(store.snapshot.effects == 0)
   }
 }
 
@@ -423,7 +423,7 @@ struct ScopeNotificationTests {
     #expect(heard == [0, 1, -1, 2])
     #expect(store.state.middle.sibling == 2)
     #expect(later.first?.state == 0)
-    #expect(store.scopeCount == 2)
+    #expect(store.snapshot.scopes == 2)
     subscription.cancel()
   }
 
@@ -546,7 +546,7 @@ struct ScopeNotificationTests {
         return state.unrelated
       },
       action: { $0 })
-    #expect(store.scopeCount == 1)
+    #expect(store.snapshot.scopes == 1)
     store.send(.unrelated)
     let derivedWhileAlive = derived.value!
     #expect(child?.state == 1)
@@ -554,7 +554,7 @@ struct ScopeNotificationTests {
     child = nil
     store.send(.unrelated)
 
-    #expect(store.scopeCount == 0)
+    #expect(store.snapshot.scopes == 0)
     #expect(derived.value == derivedWhileAlive + 1)  // only the read above, none on the send
   }
 
@@ -564,7 +564,7 @@ struct ScopeNotificationTests {
     for _ in 0..<1_000 {
       _ = store.scope(state: \.middle, action: { (action: Nested.Action) in action })
     }
-    #expect(store.scopeCount <= 32)
+    #expect(store.snapshot.scopes <= 32)
   }
 
   @Test("no retain cycle: a released scoped store and its released parent both deallocate")

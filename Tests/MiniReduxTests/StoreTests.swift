@@ -43,7 +43,7 @@ struct OrderingTests {
         if action == .first {
           let task = box.value!.send(.second)
           // Then: it is queued, so nothing was reduced yet and there is nothing to await.
-          #expect(task.group == nil)
+          #expect(task.cause == nil)
         }
         state.append("end \(action)")
         return .none
@@ -141,7 +141,7 @@ struct SyncSendTests {
     }
     let task = store.send(.tap)
     #expect(store.state == [1, 2, 11, 12])
-    #expect(task.group == nil)
+    #expect(task.cause == nil)
   }
 }
 
@@ -247,7 +247,7 @@ struct InitialActionTests {
     }
     // Then: reduced before init returned, and its effect is already registered.
     #expect(store.state == ["loading"])
-    #expect(store.inFlightEffectCount == 1)
+    #expect(store.snapshot.effects == 1)
 
     await eventually { gate.waiterCount == 1 }
     gate.open()

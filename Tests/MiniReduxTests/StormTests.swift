@@ -266,8 +266,19 @@ enum StormAction: Sendable {
 }
 
 struct StormID: Hashable, Sendable { let value: Int }
-/// Tags each `.run` so the model can tell which one the store is starting.
-struct StormRunTag: Hashable, Sendable { let instance: Int }
+
+/// The shape of a built effect, with the numbers the builder gave its parts: what the model walks,
+/// in the order the store starts the effect.
+indirect enum StormShadow {
+  case none
+  /// A `.run`; `nil` for the sleep inside `debounce`.
+  case run(instance: Int?)
+  case send(token: Int?)
+  case merge([StormShadow])
+  case concatenate(concat: Int, steps: [Int: StormShadow])
+  case cancellable(id: Int, cancelInFlight: Bool, StormShadow)
+  case cancel(id: Int)
+}
 
 struct StormError: Error, CustomStringConvertible {
   let id: Int
@@ -355,8 +366,10 @@ final class StormStoreModel {
   }
 
   struct Concatenation {
-    let started: Started
-    let steps: [Int: Effect<StormAction>]
+    var started: Started
+    let steps: [Int: StormShadow]
+    /// The concatenations whose steps this one runs in, outermost first.
+    let enclosing: [Int]
     var lastStep = -1
     var instancesByStep: [Int: [Int]] = [:]
   }
@@ -432,7 +445,9 @@ final class StormRunner {
   static func run(seed: UInt64, verbose: Bool) async -> Outcome {
     let runner = StormRunner(program: StormProgram(seed: seed))
     let reports = Recorder<String>()
-    await Report.write.withValue({ reports.append($0) }) { await runner.drive(verbose: verbose) }
+    await miniReduxReporter.withValue({ reports.append($0) }) {
+      await runner.drive(verbose: verbose)
+    }
     // NB: An operation counts as ended in its own `defer`, a moment before the library reports
     // its error; wait (bounded, by yielding) for such a late report before judging. An error that
     // is never handled or reported still fails after the cap.
@@ -556,12 +571,12 @@ final class StormRunner {
         \(shared.clock.sleeperCount) sleepers
         """)
     }
-    if let store, store.inFlightEffectCount != 0 {
-      violation("\(store.inFlightEffectCount) effects still registered at the end")
+    if let store, store.snapshot.effects != 0 {
+      violation("\(store.snapshot.effects) effects still registered at the end")
     }
     // NB: Memory follows work in flight: once everything has settled, no task holds anything.
-    for (index, task) in tasks.enumerated() where task.heldCount != 0 {
-      violation("StoreTask #\(index) still holds \(task.heldCount) effects after settling")
+    for (index, task) in tasks.enumerated() where task.count != 0 {
+      violation("StoreTask #\(index) still holds \(task.count) effects after settling")
     }
     if released.contains(where: { $0() != nil }) { violation("a released store is still alive") }
     if !queuedSerials.isEmpty { violation("queued actions were never reduced") }
@@ -694,120 +709,125 @@ final class StormRunner {
     if let reason = cancellation(of: record.started, model) {
       violation("concatenation \(concat) started step \(step) after \(reason)")
     }
-    guard let effect = record.steps[step] else {
+    guard let shadow = record.steps[step] else {
       violation("concatenation \(concat) has no step \(step)")
       return
     }
     var startedHere: [Int] = []
     walk(
-      effect, ids: record.started.ids, owner: record.started.owner, model, started: &startedHere)
+      shadow, ids: record.started.ids, owner: record.started.owner,
+      enclosing: record.enclosing + [concat], model, started: &startedHere)
     record.instancesByStep[step] = startedHere
+    // NB: The walk may have spared this concatenation from a `cancelInFlight` in its step.
+    record.started = model.concatenations[concat]?.started ?? record.started
   }
 
   // MARK: Building effects and walking them like the store does
 
   func output(_ spec: StormSpec, _ model: StormStoreModel, owner: Int?) -> Effect<StormAction> {
-    let effect = build(spec, model.generation)
+    let (effect, shadow) = build(spec, model.generation)
     var started: [Int] = []
-    walk(effect, ids: [], owner: owner, model, started: &started)
+    walk(shadow, ids: [], owner: owner, enclosing: [], model, started: &started)
     return effect
   }
 
-  func build(_ spec: StormSpec, _ generation: Int) -> Effect<StormAction> {
+  func build(_ spec: StormSpec, _ generation: Int) -> (Effect<StormAction>, StormShadow) {
     switch spec {
     case .none:
-      return .none
+      return (.none, .none)
     case .run(let run):
       nextInstance += 1
       let instance = nextInstance
-      return Effect.run(
+      let effect = Effect.run(
         operation: Self.operation(run, instance, generation, shared, self),
-        catch: run.hasCatch ? Self.handler(instance, generation, shared, self) : nil
-      )
-      .cancellable(id: StormRunTag(instance: instance))
+        catch: run.hasCatch ? Self.handler(instance, generation, shared, self) : nil)
+      return (effect, .run(instance: instance))
     case .send(let spec):
       nextToken += 1
-      return .send(.sent(spec, token: nextToken))
+      return (.send(.sent(spec, token: nextToken)), .send(token: nextToken))
     case .merge(let specs):
-      return .merge(specs.map { build($0, generation) })
+      let built = specs.map { build($0, generation) }
+      return (.merge(built.map(\.0)), .merge(built.map(\.1)))
     case .concatenate(let specs):
-      let steps = specs.map { build($0, generation) }.filter { !$0.isNone }
-      guard !steps.isEmpty else { return .none }
+      let built = specs.map { build($0, generation) }.filter {
+        if case .none = $0.1 { false } else { true }
+      }
+      guard !built.isEmpty else { return (.none, .none) }
       nextInstance += 1
       let concat = nextInstance
-      return .concatenate(
-        [.send(.marker(concat: concat, step: 0))]
-          + steps.enumerated().map { .merge(.send(.marker(concat: concat, step: $0 + 1)), $1) })
+      let marker = { (step: Int) in Effect<StormAction>.send(.marker(concat: concat, step: step)) }
+      var steps: [Int: StormShadow] = [0: .send(token: nil)]
+      for (index, step) in built.enumerated() {
+        steps[index + 1] = .merge([.send(token: nil), step.1])
+      }
+      let effect = Effect.concatenate(
+        [marker(0)] + built.enumerated().map { .merge(marker($0 + 1), $1.0) })
+      return (effect, .concatenate(concat: concat, steps: steps))
     case .cancellable(let id, let cancelInFlight, let spec):
-      return build(spec, generation).cancellable(
-        id: StormID(value: id), cancelInFlight: cancelInFlight)
+      let (effect, shadow) = build(spec, generation)
+      return (
+        effect.cancellable(id: StormID(value: id), cancelInFlight: cancelInFlight),
+        .cancellable(id: id, cancelInFlight: cancelInFlight, shadow)
+      )
     case .cancel(let id):
-      return .cancel(id: StormID(value: id))
+      return (.cancel(id: StormID(value: id)), .cancel(id: id))
     case .debounce(let id, let ticks, let spec):
       nextInstance += 1
       let concat = nextInstance
-      return Effect.merge(.send(.marker(concat: concat, step: 1)), build(spec, generation))
-        .debounce(id: StormID(value: id), for: .seconds(ticks), clock: shared.clock)
+      let (effect, shadow) = build(spec, generation)
+      return (
+        Effect.merge(.send(.marker(concat: concat, step: 1)), effect)
+          .debounce(id: StormID(value: id), for: .seconds(ticks), clock: shared.clock),
+        .cancellable(
+          id: id, cancelInFlight: true,
+          .concatenate(
+            concat: concat,
+            steps: [0: .run(instance: nil), 1: .merge([.send(token: nil), shadow])]))
+      )
     }
   }
 
-  /// Applies `effect` to the model in the order the store starts it.
+  /// Applies an effect to the model in the order the store starts it.
   func walk(
-    _ effect: Effect<StormAction>, ids: [Int], owner: Int?, _ model: StormStoreModel,
+    _ shadow: StormShadow, ids: [Int], owner: Int?, enclosing: [Int], _ model: StormStoreModel,
     started: inout [Int]
   ) {
-    switch effect.operation {
-    case .none:
+    switch shadow {
+    case .none, .send(token: nil), .run(instance: nil):
       break
-    case .send(let action):
-      guard case .sent(_, let token) = action else { break }
+    case .send(let token?):
       tokenOwners[token] = owner
       queuedSerials[token] = nextSerial()
-    case .run:
-      break  // NB: Untagged: the sleep inside `debounce`.
-    case .merge(let effects):
-      for effect in effects {
-        walk(effect, ids: ids, owner: owner, model, started: &started)
+    case .run(let instance?):
+      model.instances[instance] = .init(
+        ids: ids, epochs: ids.map { model.epochs[$0, default: 0] }, owner: owner)
+      started.append(instance)
+    case .merge(let shadows):
+      for shadow in shadows {
+        walk(shadow, ids: ids, owner: owner, enclosing: enclosing, model, started: &started)
       }
-    case .concatenate(let steps):
-      var concat: Int?
-      var byStep: [Int: Effect<StormAction>] = [:]
-      for step in steps {
-        guard let (id, index) = Self.marker(of: step) else { continue }
-        concat = id
-        byStep[index] = step
-      }
-      guard let concat else {
-        violation("a concatenation without markers")
-        return
-      }
+    case .concatenate(let concat, let steps):
       model.concatenations[concat] = .init(
         started: .init(ids: ids, epochs: ids.map { model.epochs[$0, default: 0] }, owner: owner),
-        steps: byStep)
+        steps: steps, enclosing: enclosing)
     case .cancel(let id):
-      if let id = id.base as? StormID { model.epochs[id.value, default: 0] += 1 }
+      model.epochs[id, default: 0] += 1
     case .cancellable(let id, let cancelInFlight, let inner):
-      if let tag = id.base as? StormRunTag {
-        model.instances[tag.instance] = .init(
-          ids: ids, epochs: ids.map { model.epochs[$0, default: 0] }, owner: owner)
-        started.append(tag.instance)
-      } else if let id = id.base as? StormID {
-        if cancelInFlight { model.epochs[id.value, default: 0] += 1 }
-        walk(inner, ids: ids + [id.value], owner: owner, model, started: &started)
+      if cancelInFlight {
+        model.epochs[id, default: 0] += 1
+        // NB: `cancelInFlight` spares the concatenations it runs in: they keep their epoch.
+        for concat in enclosing {
+          guard var record = model.concatenations[concat] else { continue }
+          var epochs = record.started.epochs
+          for index in record.started.ids.indices where record.started.ids[index] == id {
+            epochs[index] = model.epochs[id, default: 0]
+          }
+          record.started = .init(
+            ids: record.started.ids, epochs: epochs, owner: record.started.owner)
+          model.concatenations[concat] = record
+        }
       }
-    }
-  }
-
-  static func marker(of step: Effect<StormAction>) -> (Int, Int)? {
-    switch step.operation {
-    case .send(.marker(let concat, let index)):
-      return (concat, index)
-    case .merge(let effects):
-      guard let first = effects.first, case .send(.marker(let concat, let index)) = first.operation
-      else { return nil }
-      return (concat, index)
-    default:
-      return nil
+      walk(inner, ids: ids + [id], owner: owner, enclosing: enclosing, model, started: &started)
     }
   }
 

@@ -125,7 +125,7 @@ func capturingReports<R>(
   _ body: () async throws -> R
 ) async rethrows -> (result: R, reports: [String]) {
   let reports = Recorder<String>()
-  let result = try await Report.write.withValue(
+  let result = try await miniReduxReporter.withValue(
     { reports.append($0) }, operation: body, isolation: isolation)
   return (result, reports.values)
 }

@@ -436,7 +436,7 @@ struct TestStoreFinishTests {
   func releasedWithoutFinish() async throws {
     let gate = Gate()
     let reports = Recorder<String>()
-    try await Report.write.withValue({ reports.append($0) }) {
+    try await miniReduxReporter.withValue({ reports.append($0) }) {
       // Given: a store whose finish() already reported its effect (still winding down), then
       // one with an effect running and actions not received, released without finish().
       do {
