@@ -1,0 +1,332 @@
+import Testing
+
+@testable import MiniRedux
+
+// The two relations of the runtime, and the defects that mixing them caused. Containment (an id,
+// a merge, a concatenation and their parts) is what `.cancel(id:)`, `cancelInFlight` and a
+// concatenation's "previous step ended" refer to; causation (a send and what its effects sent
+// back) is what a StoreTask covers. An action an effect sends is reduced in the send that caused
+// it, never inside the effect that sent it.
+
+@MainActor
+@Suite("Model: containment and causation")
+struct ContainmentTests {
+  enum Action: Sendable, Equatable {
+    case search(String), results(String), prefetch(String), prefetched(String), cancelSearch
+  }
+  enum ID { case search, prefetch }
+
+  /// Search as you type: each query is debounced under `.search`; its results start a prefetch
+  /// that waits on `gate`.
+  static func search(_ clock: TestClock, _ gate: Gate) -> Store<[String], Action> {
+    Store(initialState: []) { log, action in
+      log.append("\(action)")
+      switch action {
+      case .search(let query):
+        return .run { send in await send(.results(query)) }
+          .debounce(id: ID.search, for: .seconds(1), clock: clock)
+      case .results(let query):
+        return .send(.prefetch(query))
+      case .prefetch(let query):
+        return .run { send in
+          await gate.wait()
+          await send(.prefetched(query))
+        }
+      case .prefetched:
+        return .none
+      case .cancelSearch:
+        return .cancel(id: ID.search)
+      }
+    }
+  }
+
+  @Test("cancelling a debounced search leaves what its results started running")
+  func cancelLeavesCausedEffects() async {
+    // Given: a search whose results started a prefetch.
+    let (clock, gate) = (TestClock(), Gate())
+    let store = Self.search(clock, gate)
+    let task = store.send(.search("a"))
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .seconds(1))
+    await eventually { gate.waiterCount == 1 }
+
+    // When: the search's id is cancelled, and a newer keystroke replaces the debounce.
+    store.send(.cancelSearch)
+    store.send(.search("ab"))
+    gate.open()
+    await task.finish()
+
+    // Then: the prefetch, caused by the results, not contained in the search, still delivered.
+    #expect(store.state.contains("prefetched(\"a\")"))
+  }
+
+  @Test("an inner cancelInFlight never cancels a wrapper that encloses it")
+  func innerCancelInFlightSparesEnclosingWrapper() async {
+    let clock = TestClock()
+    let store = makeStore()
+    let task = store.send(
+      .start(
+        Effect.run { send in await send(.log("ran")) }
+          .cancellable(id: ID.search, cancelInFlight: true)
+          .debounce(id: ID.search, for: .seconds(1), clock: clock)))
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .seconds(1))
+    await task.finish()
+    #expect(store.state == ["start", "ran"])
+  }
+
+  @Test("a debounced effect whose result restarts work under the same id starts it")
+  func resultRestartsWorkUnderTheSameID() async {
+    let clock = TestClock()
+    let store = Store<[String], String>(initialState: []) { log, action in
+      log.append(action)
+      switch action {
+      case "type": return .send("search")
+      case "search":
+        return .run { send in await send("results") }
+          .debounce(id: ID.search, for: .seconds(1), clock: clock)
+      case "results":
+        return .run { send in await send("refined") }.cancellable(
+          id: ID.search, cancelInFlight: true)
+      default: return .none
+      }
+    }
+    let task = store.send("type")
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .seconds(1))
+    await task.finish()
+    #expect(store.state == ["type", "search", "results", "refined"])
+  }
+
+  @Test("a concatenation's next step does not wait for what its step's actions started")
+  func concatenationDoesNotWaitForCausedEffects() async {
+    let gate = Gate()
+    let store = Store<[String], String>(initialState: []) { log, action in
+      log.append(action)
+      switch action {
+      case "start": return .concatenate(.send("a"), .send("b"))
+      case "a":
+        return .run { send in
+          await gate.wait()
+          await send("timer")
+        }
+      default: return .none
+      }
+    }
+    let task = store.send("start")
+    // Then: `b` was reduced before `send` returned, while `a`'s timer still waits.
+    #expect(store.state == ["start", "a", "b"])
+    #expect(task.count == 1)
+    gate.open()
+    await task.finish()
+    #expect(store.state == ["start", "a", "b", "timer"])
+  }
+
+  @Test("a concatenation cancelled by id leaves running what its step's actions started")
+  func concatenationCancelLeavesCausedEffects() async {
+    let gate = Gate()
+    let store = Store<[String], String>(initialState: []) { log, action in
+      log.append(action)
+      switch action {
+      case "start":
+        return .concatenate(
+          .send("a"), .run { _ in await gate.wait() }, .send("never")
+        ).cancellable(id: ID.search)
+      case "a":
+        return .run { send in
+          await gate.wait()
+          await send("caused")
+        }
+      case "stop": return .cancel(id: ID.search)
+      default: return .none
+      }
+    }
+    let task = store.send("start")
+    await eventually { gate.waiterCount == 2 }
+    store.send("stop")
+    gate.open()
+    await task.finish()
+    #expect(store.state == ["start", "a", "stop", "caused"])
+    #expect(store.snapshot.effects == 0)
+  }
+
+  @Test("StoreTask.cancel() inside a send drops the task's queued actions")
+  func cancelInsideSendDropsQueuedActions() async {
+    let gate = Gate()
+    let held = Box<StoreTask>()
+    let store = Store<[String], String>(initialState: []) { log, action in
+      log.append(action)
+      switch action {
+      case "start":
+        return .run { send in
+          await gate.wait()
+          await send("delivered")
+        }
+      case "delivered": return .merge(.send("stop"), .send("queued"))
+      case "stop":
+        held.value?.cancel()
+        return .none
+      default: return .none
+      }
+    }
+    held.value = store.send("start")
+    gate.open()
+    await held.value?.finish()
+    #expect(store.state == ["start", "delivered", "stop"])
+  }
+}
+
+@MainActor
+@Suite("Model: effects of any size and depth")
+struct DepthTests {
+  static let depth = 100_000
+
+  /// The effect of step `step`: mostly `.send`s, with a `.run` every 1,000 steps.
+  static func step(_ step: Int) -> Effect<Int> {
+    step % 1_000 == 0 ? .run { send in await send(step) } : .send(step)
+  }
+
+  @Test("100,000 merges folded either way are built, run and released without deep recursion")
+  func foldedMerges() async {
+    for leftFold in [true, false] {
+      var effect = Effect<Int>.none
+      for step in 1...Self.depth {
+        effect = leftFold ? .merge(effect, Self.step(step)) : .merge(Self.step(step), effect)
+      }
+      let folded = effect
+      effect = .none
+      let store = Store<[Int], Int>(initialState: []) { log, step in
+        log.append(step)
+        return step == 0 ? folded : .none
+      }
+      await store.send(0).finish()
+      #expect(store.state.sorted() == Array(0...Self.depth))
+      #expect(store.snapshot.effects == 0)
+    }
+  }
+
+  @Test("100,000 concatenations folded either way run in order, then release without recursion")
+  func foldedConcatenations() async {
+    for leftFold in [true, false] {
+      var effect = Effect<Int>.none
+      for step in (1...Self.depth).reversed() where !leftFold {
+        effect = .concatenate(Self.step(step), effect)
+      }
+      for step in 1...Self.depth where leftFold {
+        effect = .concatenate(effect, Self.step(step))
+      }
+      let folded = effect
+      effect = .none
+      let store = Store<[Int], Int>(initialState: []) { log, step in
+        log.append(step)
+        return step == 0 ? folded : .none
+      }
+      await store.send(0).finish()
+      #expect(store.state == Array(0...Self.depth))
+      #expect(store.snapshot.effects == 0)
+    }
+  }
+
+  @Test("100,000 nested cancellable wrappers and maps are released without deep recursion")
+  func nestedWrappers() async {
+    var effect = Effect<Int>.send(1)
+    for id in 0..<Self.depth { effect = effect.cancellable(id: id) }
+    let mapped = effect.map { $0 + 1 }
+    let store = Store<[Int], Int>(initialState: []) { log, value in
+      log.append(value)
+      return value == 0 ? mapped : .none
+    }
+    store.send(0)
+    #expect(store.state == [0, 2])
+    effect = .none
+  }
+
+  @Test("a debounce of a duration no clock can reach waits until cancelled, without trapping")
+  func absurdDebounce() async {
+    let store = makeStore()
+    let task = store.send(
+      .start(
+        Effect.run { send in await send(.log("never")) }
+          .debounce(id: ID.a, for: .seconds(Int64.max))))
+    #expect(task.count == 2)  // The concatenation, and its wait.
+    store.send(.start(.cancel(id: ID.a)))
+    await task.finish()
+    #expect(store.state == ["start", "start"])
+  }
+
+  @Test("ids of AnyHashable compare as AnyHashable does: AnyHashable(1) is AnyHashable(1.0)")
+  func anyHashableIDs() async {
+    let gate = Gate()
+    let store = makeStore()
+    let task = store.send(
+      .start(Effect.run { _ in await gate.wait() }.cancellable(id: AnyHashable(1))))
+    store.send(.start(.cancel(id: AnyHashable(1.0))))
+    #expect(store.snapshot.effects == 0)
+    gate.open()
+    await task.finish()
+  }
+}
+
+@MainActor
+@Suite("Model: observers")
+struct ObserverTests {
+  @Test("a listener cancelled by an earlier listener during a notification is not called")
+  func cancelledDuringNotification() {
+    let store = Store<Int, Int>(initialState: 0) { count, _ in
+      count += 1
+      return .none
+    }
+    var heard: [String] = []
+    var second: StoreSubscription?
+    let first = store.subscribe { count in
+      heard.append("first \(count)")
+      if count == 1 { second?.cancel() }
+    }
+    second = store.subscribe { count in heard.append("second \(count)") }
+    store.send(1)
+    store.send(2)
+    #expect(heard == ["first 0", "second 0", "first 1", "first 2"])
+    first.cancel()
+  }
+
+  @Test("attaching scoped stores, which prunes released ones, notifies no one")
+  func attachingNotifiesNoOne() {
+    struct Opaque { var count = 0 }
+    let store = Store<Opaque, Int>(initialState: Opaque()) { state, _ in
+      state.count += 1
+      return .none
+    }
+    var heard = 0
+    var children: [Store<Opaque, Int>] = []
+    for _ in 0..<100 {
+      let child = store.scope(state: { $0 }, action: { $0 })
+      _ = child.subscribe { _ in heard += 1 }
+      children.append(child)
+    }
+    #expect(heard == 100)  // each listener's first call, and no other
+    store.send(1)
+    #expect(heard == 200)
+  }
+
+  @Test("a listener of a released scoped store whose state is not Equatable is forgotten")
+  func scopedListenerEndsWithScope() {
+    struct Opaque { var count = 0 }
+    let store = Store<Opaque, Int>(initialState: Opaque()) { state, _ in
+      state.count += 1
+      return .none
+    }
+    var heard = 0
+    weak var weakChild: Store<Opaque, Int>?
+    do {
+      let child = store.scope(state: { $0 }, action: { $0 })
+      weakChild = child
+      _ = child.subscribe { _ in heard += 1 }
+      store.send(1)
+    }
+    #expect(weakChild == nil)
+    store.send(2)
+    store.send(3)
+    #expect(heard == 2)
+    #expect(store.snapshot.scopes == 0)
+  }
+}
