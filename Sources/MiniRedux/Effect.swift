@@ -134,7 +134,14 @@ extension Effect {
   ///   return counterReducer(&state.counter, action).map(AppAction.counter)
   /// ```
   public func map<T: Sendable>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
-    guard parts != nil else { return map(transform, parts: []) }
+    map(transform) { $0 }
+  }
+
+  /// `map`, with every id inside renamed by `rename`: how an embedded child's ids become its own.
+  func map<T>(_ transform: @escaping @Sendable (Action) -> T, ids rename: (EffectID) -> EffectID)
+    -> Effect<T>
+  {
+    guard parts != nil else { return map(transform, rename, parts: []) }
     // NB: Loops, not recursion, as everything that walks an effect: one lists the effects
     // parents first, the other maps them children first.
     var (effects, pending) = ([Self](), [self])
@@ -145,20 +152,21 @@ extension Effect {
     var mapped: [Effect<T>] = []
     for effect in effects.reversed() {
       let parts = (0..<(effect.parts?.effects.count ?? 0)).map { _ in mapped.removeLast() }
-      mapped.append(effect.map(transform, parts: parts))
+      mapped.append(effect.map(transform, rename, parts: parts))
     }
     return mapped[0]
   }
 
-  private func map<T>(_ transform: @escaping @Sendable (Action) -> T, parts: [Effect<T>])
-    -> Effect<T>
-  {
+  private func map<T>(
+    _ transform: @escaping @Sendable (Action) -> T, _ rename: (EffectID) -> EffectID,
+    parts: [Effect<T>]
+  ) -> Effect<T> {
     switch operation {
     case .none: return .none
     case .send(let action): return .send(transform(action))
-    case .cancel(let id): return Effect<T>(operation: .cancel(id))
+    case .cancel(let id): return Effect<T>(operation: .cancel(rename(id)))
     case .cancellable(let id, let cancelInFlight, _):
-      return Effect<T>(operation: .cancellable(id, cancelInFlight: cancelInFlight, .init(parts)))
+      return parts[0].cancellable(rename(id), cancelInFlight: cancelInFlight)
     case .merge: return Effect<T>(operation: .merge(.init(parts)))
     case .concatenate: return Effect<T>(operation: .concatenate(.init(parts)))
     case .run(let priority, let body, let handler):
@@ -189,9 +197,13 @@ extension Effect {
   ///     .cancellable(id: CancelID.search, cancelInFlight: true)
   /// ```
   public func cancellable(id: sending some Hashable, cancelInFlight: Bool = false) -> Self {
+    cancellable(EffectID(id), cancelInFlight: cancelInFlight)
+  }
+
+  func cancellable(_ id: EffectID, cancelInFlight: Bool = false) -> Self {
     if isNone && !cancelInFlight { return self }
     let parts = Parts(self, [], height: (parts?.height ?? 0) + 1)
-    return Self(operation: .cancellable(EffectID(id), cancelInFlight: cancelInFlight, parts))
+    return Self(operation: .cancellable(id, cancelInFlight: cancelInFlight, parts))
   }
 
   /// An effect that cancels the effects running under `id`; what their actions started keeps
@@ -360,7 +372,15 @@ extension Effect {
 struct EffectID: Hashable, Sendable {
   private let box: IDBox
 
-  init<Value: Hashable>(_ value: sending Value) { box = TypedIDBox(value) }
+  init<Value: Hashable>(_ value: sending Value) { box = TypedIDBox(value, child: nil) }
+
+  /// The id of an embedded child's effects: the embedding's `scope` and the child's `key` there.
+  init(scope: AnyHashable, key: AnyHashable) {
+    nonisolated(unsafe) let value = [scope, key]
+    box = TypedIDBox(value, child: (scope, key))
+  }
+
+  var child: (scope: AnyHashable, key: AnyHashable)? { box.child }
 
   static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.box === rhs.box || (lhs.box.hash == rhs.box.hash && lhs.box.isEqual(to: rhs.box))
@@ -371,19 +391,20 @@ struct EffectID: Hashable, Sendable {
 
 private class IDBox: @unchecked Sendable {
   let hash: Int
-  init(hash: Int) { self.hash = hash }
+  let child: (scope: AnyHashable, key: AnyHashable)?
+  init(hash: Int, child: (AnyHashable, AnyHashable)?) { (self.hash, self.child) = (hash, child) }
   func isEqual(to other: IDBox) -> Bool { preconditionFailure("MiniRedux: IDBox is abstract") }
 }
 
 private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   let value: Value
 
-  init(_ value: sending Value) {
+  init(_ value: sending Value, child: (AnyHashable, AnyHashable)?) {
     var hasher = Hasher()
     hasher.combine(ObjectIdentifier(Value.self))
     hasher.combine(value)
     self.value = value
-    super.init(hash: hasher.finalize())
+    super.init(hash: hasher.finalize(), child: child)
   }
 
   override func isEqual(to other: IDBox) -> Bool {
@@ -553,9 +574,15 @@ final class Registry {
   private var jobs: [(job: Job, task: Task<Void, Never>?)] = []
   /// The jobs under each id; most ids have one at a time, kept with no table of its own.
   private var byID: [EffectID: (first: Job, others: [ObjectIdentifier: Job])] = [:]
+  /// The embedded children with effects in flight: their ids, by embedding and key.
+  private(set) var children: [AnyHashable: [AnyHashable: EffectID]] = [:]
   /// Moves on a concatenation whose step has ended; set by the store's runtime.
   var stepEnded: @MainActor (Job) -> Void = { _ in }
-  var snapshot: (effects: Int, ids: Int) { (jobs.count, byID.count) }
+  /// Where an embedding reports an action for a child that is gone; a `TestStore` records it.
+  var report: @MainActor (String) -> Void = { miniReduxReport($0) }
+  /// The id of the embedded child whose reducer runs.
+  var path: EffectID?
+  var snapshot: (effects: Int, ids: Int) { (jobs.count, byID.count + children.count) }
 
   deinit {
     for entry in jobs { entry.task?.cancel() }
@@ -565,7 +592,12 @@ final class Registry {
     job.slot = jobs.count
     jobs.append((job, task))
     for id in job.ids {
-      if byID[id] == nil { byID[id] = (job, [:]) } else { byID[id]!.others[.init(job)] = job }
+      guard byID[id] == nil else {
+        byID[id]!.others[.init(job)] = job
+        continue
+      }
+      byID[id] = (job, [:])
+      if let child = id.child { children[child.scope, default: [:]][child.key] = id }
     }
   }
 
@@ -583,6 +615,10 @@ final class Registry {
       } else if let next = members.others.popFirst()?.value {
         members.first = next
       } else {
+        if let child = id.child {
+          children[child.scope]![child.key] = nil
+          if children[child.scope]!.isEmpty { children[child.scope] = nil }
+        }
         continue
       }
       byID[id] = members
@@ -607,6 +643,65 @@ final class Registry {
     var outer = step
     while let enclosing = outer, enclosing !== job { outer = enclosing.parent }
     if outer == nil, job.cancel() { unregister(job, cancellingTask: true) }
+  }
+}
+
+// How `ifLet` and `forEach` embed a child: its effects run under an id made of where its embedding
+// is (the key path, inside the child whose reducer runs) and of its key, which the registry lists
+// while they are in flight; the ids inside are renamed into it, so that they are the child's own.
+extension Registry {
+  /// The registry of the store whose reducer runs.
+  // NB: Unsafe, as its runtime keeps it alive while it is set; a send retains nothing more.
+  @exclusivity(unchecked) unowned(unsafe) static var reducing: Registry?
+
+  private static func scope(_ path: AnyKeyPath) -> AnyHashable {
+    [AnyHashable(path), AnyHashable(reducing?.path)]
+  }
+
+  /// Runs `reduce`, a child's reducer, and returns its effect, embedded.
+  static func run<Action, ChildAction>(
+    _ path: AnyKeyPath, _ key: AnyHashable, _ embed: @escaping @Sendable (ChildAction) -> Action,
+    _ reduce: () -> Effect<ChildAction>
+  ) -> Effect<Action> {
+    let id = EffectID(scope: scope(path), key: key)
+    let outer = reducing?.path
+    reducing?.path = id
+    let effect = reduce()
+    reducing?.path = outer
+    // NB: A nested child's id is unique already.
+    return effect.map(embed) { $0.child == nil ? EffectID([id, $0]) : $0 }.cancellable(id)
+  }
+
+  /// Cancels the effects of the children of the embedding at `path` that `isPresent` says are
+  /// gone, and of `touched`, the child just reduced, if it is.
+  static func cancelGone<Action>(
+    _ path: AnyKeyPath, _ touched: AnyHashable?, isPresent: (AnyHashable) -> Bool
+  ) -> Effect<Action> {
+    // NB: Most sends find no child in flight, and make no scope.
+    guard touched != nil || reducing?.children.isEmpty == false else { return .none }
+    let scope = scope(path)
+    var gone = reducing?.children[scope]?.filter { !isPresent($0.key) }.map(\.value) ?? []
+    if let touched, reducing?.children[scope]?[touched] == nil, !isPresent(touched) {
+      gone.append(EffectID(scope: scope, key: touched))
+    }
+    return .merge(gone.map { Effect(operation: .cancel($0)) })
+  }
+
+  /// Who a present child is: the same while present, and, if `Identifiable`, while its `id` is.
+  static func key<Child>(of child: Child?) -> AnyHashable? {
+    child.map { ($0 as? any Identifiable).map { id(of: $0) } ?? AnyHashable(true) }
+  }
+
+  private static func id(of child: some Identifiable) -> AnyHashable { child.id }
+
+  /// Drops an action for a child that is gone, and reports it.
+  static func drop<Action>(_ action: Action, _ reason: String) -> Effect<Action> {
+    let message = """
+      MiniRedux: dropped \(TestStoreDump.line(action)), as \(reason): the child it is for is gone. A view that sends \
+      after its child was dismissed or removed is the usual cause.
+      """
+    if let reducing { reducing.report(message) } else { miniReduxReport(message) }
+    return .none
   }
 }
 

@@ -44,7 +44,7 @@ public final class Store<State, Action: Sendable> {
   private let isReducing: @MainActor () -> Bool
   private let forward: @MainActor (Action) -> StoreTask
   /// A root store's effects; a scoped store has none of its own.
-  private let registry: Registry?
+  let registry: Registry?
   /// Until a scoped store is attached, its parent does not tell it of changes: one with
   /// `Equatable` state is attached when made, another when first observed.
   private var attach: (@MainActor (Store) -> Void)?
@@ -156,8 +156,9 @@ extension Store {
   /// (<doc:CompositionAndScoping> has the costs).
   ///
   /// ```swift
-  /// let row: Store<Todo?, Todo.Action> =
-  ///   listStore.scope(state: { $0.rows.first { $0.id == id } }, action: { .row(id: id, $0) })
+  /// let header: Store<Header, Header.Action> =
+  ///   appStore.scope(state: \.header, action: AppAction.header)
+  /// header.send(.rename("Inbox"))  // its observers hear of this send, not of others
   /// ```
   public func scope<ChildState: Equatable, ChildAction>(
     state toChildState: @escaping (State) -> ChildState,
@@ -187,6 +188,136 @@ extension Store {
     action toParentAction: @escaping @MainActor (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
     scope(toChildState, toParentAction) { _ in true }
+  }
+
+  /// A store of a child feature that comes and goes, such as a sheet, a pushed screen or a row,
+  /// while it is present; `nil` otherwise. Once the child is gone, the store keeps its last state,
+  /// and what it sends is dropped by ``ifLet(_:state:action:embed:child:)`` or ``forEach``.
+  ///
+  /// ```swift
+  /// if let timer = appStore.scope(state: \.timer, action: App.Action.timer) {
+  ///   timer.send(.start)
+  /// }
+  /// ```
+  public func scope<ChildState: Equatable, ChildAction>(
+    state toChildState: @escaping (State) -> ChildState?,
+    action toParentAction: @escaping @MainActor (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction>? {
+    lastPresent(toChildState).map { scope(state: $0, action: toParentAction) }
+  }
+
+  /// The store above, for state that is not `Equatable`: it tells its observers of every `send`.
+  public func scope<ChildState, ChildAction>(
+    state toChildState: @escaping (State) -> ChildState?,
+    action toParentAction: @escaping @MainActor (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction>? {
+    lastPresent(toChildState).map { scope(state: $0, action: toParentAction) }
+  }
+
+  private func lastPresent<Child>(_ toChild: @escaping (State) -> Child?) -> ((State) -> Child)? {
+    guard var last = toChild(read()) else { return nil }
+    return { state in
+      last = toChild(state) ?? last
+      return last
+    }
+  }
+}
+
+// MARK: - Child features
+
+/// A reducer that runs `child` on the part of the state at `state` for the actions `action`
+/// extracts, then `parent` for every action.
+///
+/// ```swift
+/// static let reduce = scope(
+///   core, state: \.counter, action: { if case .counter(let a) = $0 { a } else { nil } },
+///   embed: Action.counter, child: Counter.reduce)
+/// ```
+public func scope<State, Action, ChildState, ChildAction>(
+  _ parent: @escaping @MainActor (inout State, Action) -> Effect<Action>,
+  state path: sending WritableKeyPath<State, ChildState>,
+  action toChildAction: @escaping @MainActor (Action) -> ChildAction?,
+  embed: @escaping @Sendable (ChildAction) -> Action,
+  child: @escaping @MainActor (inout ChildState, ChildAction) -> Effect<ChildAction>
+) -> @MainActor (inout State, Action) -> Effect<Action> {
+  { state, action in
+    guard let childAction = toChildAction(action) else { return parent(&state, action) }
+    return .merge(child(&state[keyPath: path], childAction).map(embed), parent(&state, action))
+  }
+}
+
+/// A reducer that runs `child` on optional state while it is present, for the actions `action`
+/// extracts, then `parent` for every action.
+///
+/// The child's effects end with it, in the `send` that sets its state to `nil` or to a child of
+/// another `id` (if it is `Identifiable`); the ids it uses are its own. An action for a child that
+/// is not present is dropped and reported (<doc:NavigationAndChildFeatures>).
+///
+/// ```swift
+/// static let reduce = ifLet(
+///   core, state: \.timer, action: { if case .timer(let a) = $0 { a } else { nil } },
+///   embed: Action.timer, child: Timer.reduce)
+/// ```
+public func ifLet<State, Action, ChildState, ChildAction>(
+  _ parent: @escaping @MainActor (inout State, Action) -> Effect<Action>,
+  state path: sending WritableKeyPath<State, ChildState?>,
+  action toChildAction: @escaping @MainActor (Action) -> ChildAction?,
+  embed: @escaping @Sendable (ChildAction) -> Action,
+  child: @escaping @MainActor (inout ChildState, ChildAction) -> Effect<ChildAction>
+) -> @MainActor (inout State, Action) -> Effect<Action> {
+  { state, action in
+    var (effect, touched) = (Effect<Action>.none, AnyHashable?.none)
+    if let childAction = toChildAction(action) {
+      guard let key = Registry.key(of: state[keyPath: path]) else {
+        return Registry.drop(action, "\(path) is nil")
+      }
+      effect = Registry.run(path, key, embed) { child(&state[keyPath: path]!, childAction) }
+      touched = key
+    }
+    let effects = [effect, parent(&state, action)]
+    let key = Registry.key(of: state[keyPath: path])
+    return .merge(effects + [Registry.cancelGone(path, touched) { $0 == key }])
+  }
+}
+
+/// A reducer that runs `child` on the element of a collection whose `id` an action names, for the
+/// actions `action` extracts, then `parent` for every action: rows, or a navigation stack.
+///
+/// An element's effects end with it, in the `send` that removes it; the ids it uses are its own.
+/// An action for an element that is not there is dropped and reported. Finding an element costs a
+/// search of the collection (<doc:NavigationAndChildFeatures>).
+///
+/// ```swift
+/// static let reduce = forEach(
+///   core, state: \.rows, action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
+///   embed: Action.row, child: Row.reduce)
+/// ```
+public func forEach<State, Action, Rows: MutableCollection, ChildAction>(
+  _ parent: @escaping @MainActor (inout State, Action) -> Effect<Action>,
+  state path: sending WritableKeyPath<State, Rows>,
+  action toChildAction: @escaping @MainActor (Action) -> (Rows.Element.ID, ChildAction)?,
+  embed: @escaping @Sendable (Rows.Element.ID, ChildAction) -> Action,
+  child: @escaping @MainActor (inout Rows.Element, ChildAction) -> Effect<ChildAction>
+) -> @MainActor (inout State, Action) -> Effect<Action>
+where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
+  { state, action in
+    var (effect, touched) = (Effect<Action>.none, AnyHashable?.none)
+    if let (id, childAction) = toChildAction(action) {
+      guard let index = state[keyPath: path].firstIndex(where: { $0.id == id }) else {
+        return Registry.drop(action, "\(path) has no element with id \(id)")
+      }
+      effect = Registry.run(path, id, { embed(id, $0) }) {
+        child(&state[keyPath: path][index], childAction)
+      }
+      touched = id
+    }
+    let effects = [effect, parent(&state, action)]
+    return .merge(
+      effects + [
+        Registry.cancelGone(path, touched) { key in
+          state[keyPath: path].contains { AnyHashable($0.id) == key }
+        }
+      ])
   }
 }
 
@@ -405,9 +536,10 @@ final class Runtime<State, Action: Sendable> {
   }
 
   private func reduce(_ action: Action, in cause: Cause?) {
-    isReducing = true
+    unowned(unsafe) let outer = Registry.reducing
+    (Registry.reducing, isReducing) = (registry, true)
     let effect = reducer(&state, action)
-    isReducing = false
+    (Registry.reducing, isReducing) = (outer, false)
     guard !effect.isNone else { return }
     start(effect, in: cause, step: nil, origin: action)
   }
@@ -644,6 +776,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       }
       return effect
     }
+    store.registry?.report = {
+      miniReduxReport($0)
+      log.dropped.append($0)
+    }
     if let initialAction { _ = start(initialAction, origin: "the initialAction") }
   }
 
@@ -687,6 +823,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
         "\(step): MiniRedux did not reduce the action at once; send to a TestStore only from the "
           + "test, never from inside its reducer or an observer", fileID, line)
     }
+    try log.checkDropped(step, fileID, line)
     try check(update, before: before, after: after, step, fileID, line)
     return task
   }
@@ -772,6 +909,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ) async throws {
     let timeout = timeout ?? self.timeout
     try await log.wait(timeout) { false }
+    try log.checkDropped("finish()", fileID, line)
     let unaccounted = log.unaccounted(after: timeout)
     log.received.removeAll()
     for sent in log.sent { sent.task.cancel() }
@@ -813,6 +951,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       }
       let next = log.received.removeFirst()
       let received = TestStoreDump.line(next.action)
+      try log.checkDropped("receive(\(received))", fileID, line)
       if matches(next.action) {
         return try check(
           update, before: next.before, after: next.after, "receive(\(received))", fileID, line)
@@ -893,6 +1032,8 @@ final class TestStoreLog<State, Action> {
   /// Whether the next action reduced is the one the test sends, not one an effect sent.
   var awaitsSentAction = false
   var sentState: State?
+  /// What embeddings reported dropping since the last step.
+  var dropped: [String] = []
   var received: [(action: Action, before: State, after: State)] = []
   /// The test's sends whose effects are, or were, in flight, and where each was sent.
   var sent: [(action: Action, origin: String, task: StoreTask)] = []
@@ -937,6 +1078,12 @@ final class TestStoreLog<State, Action> {
       exhaustivity == .off
       ? [] : received.map { "  \(TestStoreDump.line($0.action)) received but not asserted" }
     return (effects + actions).joined(separator: "\n")
+  }
+
+  func checkDropped(_ step: String, _ fileID: StaticString, _ line: UInt) throws {
+    guard !dropped.isEmpty else { return }
+    defer { dropped = [] }
+    throw TestStoreFailure("\(step): " + dropped.joined(separator: "\n"), fileID, line)
   }
 
   func reportIfUnaccounted() {

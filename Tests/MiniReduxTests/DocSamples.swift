@@ -282,34 +282,51 @@ struct DocSamples {
   }
 
   // Sample: Store.scope with Equatable state
-  @Test("the row scope sample compiles, and its store hears only of its own row")
-  func rowScope() {
-    struct Todo: Equatable {
-      let id: Int
-      var title: String
-      enum Action: Sendable { case titleChanged(String) }
+  @Test("the Equatable scope sample compiles, and its store hears only of its own changes")
+  func equatableScope() {
+    struct Header: Equatable {
+      var title = "Mail"
+      enum Action: Sendable { case rename(String) }
     }
-    struct ListState { var rows = [Todo(id: 1, title: "milk"), Todo(id: 2, title: "eggs")] }
-    enum ListAction: Sendable { case row(id: Int, Todo.Action) }
-    let listStore = Store<ListState, ListAction>(initialState: ListState()) { state, action in
+    struct AppState { var header = Header(), unread = 0 }
+    enum AppAction: Sendable { case header(Header.Action), received }
+    let appStore = Store<AppState, AppAction>(initialState: AppState()) { state, action in
       switch action {
-      case .row(let id, .titleChanged(let title)):
-        guard let index = state.rows.firstIndex(where: { $0.id == id }) else { return .none }
-        state.rows[index].title = title
-        return .none
+      case .header(.rename(let title)): state.header.title = title
+      case .received: state.unread += 1
       }
+      return .none
     }
-    let id = 1
 
-    // A row view's store: its observers hear of a send only if this row changed.
-    let row: Store<Todo?, Todo.Action> =
-      listStore.scope(state: { $0.rows.first { $0.id == id } }, action: { .row(id: id, $0) })
-    var heard: [String?] = []
-    let subscription = row.subscribe { heard.append($0?.title) }
-    listStore.send(.row(id: 2, .titleChanged("more eggs")))
-    row.send(.titleChanged("oat milk"))
-    #expect(heard == ["milk", "oat milk"])
+    let header: Store<Header, Header.Action> =
+      appStore.scope(state: \.header, action: AppAction.header)
+    var heard: [String] = []
+    let subscription = header.subscribe { heard.append($0.title) }
+    appStore.send(.received)
+    header.send(.rename("Inbox"))  // its observers hear of this send, not of others
+    #expect(heard == ["Mail", "Inbox"])
     subscription.cancel()
+  }
+
+  // Sample: scope, ifLet, forEach and the optional Store.scope
+  @Test("the child feature samples compile, and a sheet's effect ends with it")
+  func childFeatures() async {
+    typealias App = ChildSamples.App
+    let appStore = Store(initialState: App.State(), App.reduce)
+    appStore.send(.present)
+    if let timer = appStore.scope(state: \.timer, action: App.Action.timer) {
+      timer.send(.start)
+    }
+    appStore.send(.dismiss)
+    appStore.send(.present)
+    let running = appStore.send(.timer(.start))
+    appStore.send(.dismiss)
+    #expect(running.isCancelled)
+    let board = Store(initialState: ChildSamples.Board.State(), ChildSamples.Board.reduce)
+    board.send(.counter(.increment))
+    let list = Store(initialState: ChildSamples.List.State(), ChildSamples.List.reduce)
+    list.send(.row(id: 1, .toggle))
+    #expect(board.state.counter.count == 1 && list.state.rows[0].isDone)
   }
 
   // Sample: Effect.none, merge and concatenate of collections, StoreTask.finish and isCancelled,
@@ -1023,8 +1040,8 @@ enum Search {
   }
 }
 
-/// A list of rows with identity: each row has effects keyed by its id and talks to the list
-/// through a delegate action (also tested in ScopeTests).
+/// A list of rows with identity, embedded with `forEach`: a row's effects end with it, and each
+/// talks to the list through a delegate action (also tested in ScopeTests).
 enum Todos {
   struct Row: Equatable, Identifiable {
     let id: Int
@@ -1044,11 +1061,9 @@ enum Todos {
     case add(String)
     case row(id: Int, RowAction)
   }
-  /// Every effect of a row is registered under its id, so removing the row can cancel them.
-  struct RowEffects: Hashable, Sendable { let id: Int }
 
   @MainActor
-  static func row(_ gate: Gate) -> (inout Row, RowAction) -> Effect<RowAction> {
+  static func row(_ gate: Gate) -> @MainActor (inout Row, RowAction) -> Effect<RowAction> {
     { row, action in
       switch action {
       case .save:
@@ -1074,22 +1089,87 @@ enum Todos {
 
   @MainActor
   static func reducer(_ gate: Gate) -> @MainActor (inout State, Action) -> Effect<Action> {
-    let row = row(gate)
-    return { state, action in
-      switch action {
-      case .add(let title):
-        state.rows.append(Row(id: state.nextID, title: title))
-        state.nextID += 1
-        return .none
-      case .row(let id, .delegate(.delete)):
-        state.rows.removeAll { $0.id == id }
-        return .cancel(id: RowEffects(id: id))
-      case .row(let id, let action):
-        guard let index = state.rows.firstIndex(where: { $0.id == id }) else { return .none }
-        return row(&state.rows[index], action)
-          .map { Action.row(id: id, $0) }
-          .cancellable(id: RowEffects(id: id))
-      }
+    forEach(
+      list, state: \.rows, action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
+      embed: Action.row, child: row(gate))
+  }
+
+  static func list(_ state: inout State, _ action: Action) -> Effect<Action> {
+    switch action {
+    case .add(let title):
+      state.rows.append(Row(id: state.nextID, title: title))
+      state.nextID += 1
+      return .none
+    case .row(let id, .delegate(.delete)):
+      state.rows.removeAll { $0.id == id }
+      return .none
+    case .row:
+      return .none
     }
+  }
+}
+
+/// The child features of the scope, ifLet and forEach samples.
+enum ChildSamples {
+  enum Counter {
+    struct State: Equatable { var count = 0 }
+    enum Action: Sendable { case increment }
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+      state.count += 1
+      return .none
+    }
+  }
+  enum Timer {
+    struct State: Equatable { var seconds = 0 }
+    enum Action: Sendable { case start, tick }
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+      switch action {
+      case .start: return .run { _ in try await Task.sleep(for: .seconds(86_400)) }
+      case .tick: state.seconds += 1
+      }
+      return .none
+    }
+  }
+  enum Row {
+    struct State: Equatable, Identifiable {
+      let id: Int
+      var isDone = false
+    }
+    enum Action: Sendable { case toggle }
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+      state.isDone.toggle()
+      return .none
+    }
+  }
+  enum Board {
+    struct State { var counter = Counter.State() }
+    enum Action: Sendable { case counter(Counter.Action) }
+    static func core(_ state: inout State, _ action: Action) -> Effect<Action> { .none }
+    static let reduce = scope(
+      core, state: \.counter, action: { if case .counter(let a) = $0 { a } else { nil } },
+      embed: Action.counter, child: Counter.reduce)
+  }
+  enum App {
+    struct State { var timer: Timer.State? }
+    enum Action: Sendable { case present, dismiss, timer(Timer.Action) }
+    static func core(_ state: inout State, _ action: Action) -> Effect<Action> {
+      switch action {
+      case .present: state.timer = Timer.State()
+      case .dismiss: state.timer = nil
+      case .timer: break
+      }
+      return .none
+    }
+    static let reduce = ifLet(
+      core, state: \.timer, action: { if case .timer(let a) = $0 { a } else { nil } },
+      embed: Action.timer, child: Timer.reduce)
+  }
+  enum List {
+    struct State { var rows = [Row.State(id: 1)] }
+    enum Action: Sendable { case row(id: Int, Row.Action) }
+    static func core(_ state: inout State, _ action: Action) -> Effect<Action> { .none }
+    static let reduce = forEach(
+      core, state: \.rows, action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
+      embed: Action.row, child: Row.reduce)
   }
 }

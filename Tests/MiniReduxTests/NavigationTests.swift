@@ -1,0 +1,442 @@
+import Testing
+
+@testable import MiniRedux
+
+/// An app with a ticker presented as a sheet, a stack of screens each of which can present a
+/// ticker of its own, and a counter that is always there. Every effect waits on the gate.
+enum Nav {
+  struct Ticker: Equatable, Identifiable {
+    var id = 0
+    var ticks = 0
+  }
+  enum TickerAction: Sendable, Equatable {
+    case start, tick, stop, closeTapped, startAndFinish, listen
+    case delegate(Delegate)
+    enum Delegate: Sendable, Equatable { case close }
+  }
+  struct Screen: Equatable, Identifiable {
+    let id: Int
+    var loads = 0
+    var ticker: Ticker?
+  }
+  enum ScreenAction: Sendable, Equatable {
+    case load, loaded, search, stopSearch, showTicker, hideTicker
+    case ticker(TickerAction)
+  }
+  struct State: Equatable {
+    var ticker: Ticker?
+    var path: [Screen] = []
+    var count = 0
+    var log: [String] = []
+  }
+  enum Action: Sendable, Equatable {
+    case present(Int), dismiss, scheduleTick, serverDeleted
+    case ticker(TickerAction)
+    case push(Int), pop(Int), remove(Int)
+    case path(id: Int, ScreenAction)
+    case counter(Int)
+  }
+  enum CancelID { case search, tick }
+
+  static func ticker(_ gate: Gate)
+    -> @MainActor (inout Ticker, TickerAction) -> Effect<TickerAction>
+  {
+    { ticker, action in
+      switch action {
+      case .start, .startAndFinish:
+        return .run { send in
+          await gate.wait()
+          await send(.tick)
+        }
+        .cancellable(id: CancelID.tick)
+      case .listen:
+        // A long-running effect that ends only when cancelled, as a timer does.
+        return .run { _ in try await Task.sleep(for: .seconds(86_400)) }
+      case .tick:
+        ticker.ticks += 1
+        return .none
+      case .stop:
+        return .cancel(id: CancelID.tick)
+      case .closeTapped:
+        return .send(.delegate(.close))
+      case .delegate:
+        return .none
+      }
+    }
+  }
+
+  static func screen(_ gate: Gate)
+    -> @MainActor (inout Screen, ScreenAction) -> Effect<ScreenAction>
+  {
+    let core: @MainActor (inout Screen, ScreenAction) -> Effect<ScreenAction> = { screen, action in
+      switch action {
+      case .load:
+        return .run { send in
+          await gate.wait()
+          await send(.loaded)
+        }
+      case .search:
+        return .run { send in
+          await gate.wait()
+          await send(.loaded)
+        }
+        .cancellable(id: CancelID.search, cancelInFlight: true)
+      case .stopSearch:
+        return .cancel(id: CancelID.search)
+      case .loaded:
+        screen.loads += 1
+        return .none
+      case .showTicker:
+        screen.ticker = Ticker()
+        return .none
+      case .hideTicker:
+        screen.ticker = nil
+        return .none
+      case .ticker:
+        return .none
+      }
+    }
+    return ifLet(
+      core, state: \.ticker, action: { if case .ticker(let a) = $0 { a } else { nil } },
+      embed: ScreenAction.ticker, child: ticker(gate))
+  }
+
+  static func reducer(_ gate: Gate) -> @MainActor (inout State, Action) -> Effect<Action> {
+    let core: @MainActor (inout State, Action) -> Effect<Action> = { state, action in
+      switch action {
+      case .present(let id):
+        state.ticker = Ticker(id: id)
+        return .none
+      case .dismiss:
+        state.ticker = nil
+        return .none
+      case .scheduleTick:
+        return .run { send in
+          await gate.wait()
+          await send(.ticker(.tick))
+        }
+      case .ticker(.delegate(.close)):
+        state.ticker = nil
+        return .run { send in
+          await gate.wait()
+          await send(.serverDeleted)
+        }
+      case .ticker(.startAndFinish):
+        state.ticker = nil
+        return .none
+      case .serverDeleted:
+        state.log.append("server deleted")
+        return .none
+      case .push(let id):
+        state.path.append(Screen(id: id))
+        return .none
+      case .pop(let count):
+        state.path.removeLast(count)
+        return .none
+      case .remove(let id):
+        state.path.removeAll { $0.id == id }
+        return .none
+      case .counter:
+        state.log.append("count \(state.count)")
+        return .none
+      case .ticker, .path:
+        return .none
+      }
+    }
+    let counter: @MainActor (inout Int, Int) -> Effect<Int> = { count, amount in
+      count += amount
+      return amount > 1 ? .send(amount - 1) : .none
+    }
+    let withTicker = ifLet(
+      core, state: \.ticker, action: { if case .ticker(let a) = $0 { a } else { nil } },
+      embed: Action.ticker, child: ticker(gate))
+    let withPath = forEach(
+      withTicker, state: \.path,
+      action: { if case .path(let id, let a) = $0 { (id, a) } else { nil } },
+      embed: Action.path, child: screen(gate))
+    return scope(
+      withPath, state: \.count, action: { if case .counter(let a) = $0 { a } else { nil } },
+      embed: Action.counter, child: counter)
+  }
+
+  @MainActor static func store(_ gate: Gate) -> Store<State, Action> {
+    Store(initialState: State(), reducer(gate))
+  }
+}
+
+@MainActor
+@Suite("Child features: ifLet, forEach and scope")
+struct NavigationTests {
+  @Test("a dismissed sheet's effect is cancelled in the send that dismisses it")
+  func dismissCancels() async {
+    // Given: a presented ticker whose effect is waiting.
+    let gate = Gate()
+    let store = Nav.store(gate)
+    store.send(.present(1))
+    let ticking = store.send(.ticker(.start))
+    #expect(store.snapshot.effects == 1)
+
+    // When: the parent dismisses it.
+    store.send(.dismiss)
+
+    // Then: the effect is gone at once, and what it sends later is dropped.
+    #expect(store.snapshot.effects == 0)
+    #expect(store.snapshot.ids == 0)
+    gate.open()
+    await ticking.finish()
+    #expect(ticking.isCancelled)
+    #expect(store.state.ticker == nil)
+  }
+
+  @Test("a TestStore test of a dismissal needs no manual cancel")
+  func dismissInTestStore() async throws {
+    let store = TestStore(initialState: Nav.State(), Nav.reducer(Gate()))
+    try await store.send(.present(1)) { $0.ticker = Nav.Ticker(id: 1) }
+    try await store.send(.ticker(.listen))
+    try await store.send(.dismiss) { $0.ticker = nil }
+    try await store.finish()
+  }
+
+  @Test("a child replaced by one with another id loses its effects; the same id keeps them")
+  func replacement() {
+    let store = Nav.store(Gate())
+    store.send(.present(1))
+    store.send(.ticker(.start))
+    store.send(.present(1))
+    #expect(store.snapshot.effects == 1)
+    store.send(.present(2))
+    #expect(store.snapshot.effects == 0)
+  }
+
+  @Test("a child presented again starts clean: the old effect's send is dropped")
+  func presentAgain() async {
+    let gate = Gate()
+    let store = Nav.store(gate)
+    store.send(.present(1))
+    let first = store.send(.ticker(.start))
+    store.send(.dismiss)
+    store.send(.present(1))
+    #expect(store.snapshot.effects == 0)
+    let second = store.send(.ticker(.start))
+    gate.open()
+    await first.finish()
+    await second.finish()
+    #expect(store.state.ticker?.ticks == 1)
+  }
+
+  @Test("an effect a child starts in the send that removes it is cancelled too")
+  func startAndRemoveInOneSend() {
+    let store = Nav.store(Gate())
+    store.send(.present(1))
+    let task = store.send(.ticker(.startAndFinish))
+    #expect(store.state.ticker == nil)
+    #expect(store.snapshot.effects == 0)
+    #expect(task.isCancelled)
+  }
+
+  @Test("the parent's effect in reply to a child's delegate action outlives the child")
+  func parentEffectOutlivesChild() async {
+    let gate = Gate()
+    let store = Nav.store(gate)
+    store.send(.present(1))
+    store.send(.ticker(.start))
+    let close = store.send(.ticker(.closeTapped))
+    #expect(store.state.ticker == nil)
+    #expect(store.snapshot.effects == 1)
+    gate.open()
+    await close.finish()
+    #expect(store.state.log == ["server deleted"])
+  }
+
+  @Test("removing one element cancels only its effects")
+  func removeOne() async {
+    let gate = Gate()
+    let store = Nav.store(gate)
+    for id in 1...3 { store.send(.push(id)) }
+    let loads = (1...3).map { store.send(.path(id: $0, .load)) }
+    #expect(store.snapshot.effects == 3)
+    store.send(.remove(2))
+    #expect(store.snapshot.effects == 2)
+    gate.open()
+    for load in loads { await load.finish() }
+    #expect(store.state.path.map(\.loads) == [1, 1])
+    #expect(loads.map(\.isCancelled) == [false, true, false])
+  }
+
+  @Test("a pop of two screens cancels both, and the nested sheet of one of them")
+  func popTwo() async {
+    let gate = Gate()
+    let store = Nav.store(gate)
+    for id in 1...3 { store.send(.push(id)) }
+    for id in 1...3 { store.send(.path(id: id, .load)) }
+    store.send(.path(id: 3, .showTicker))
+    store.send(.path(id: 3, .ticker(.start)))
+    #expect(store.snapshot.effects == 4)
+    store.send(.pop(2))
+    #expect(store.snapshot.effects == 1)
+    gate.open()
+    await store.send(.path(id: 1, .load)).finish()
+    await eventually { store.snapshot.effects == 0 }
+    #expect(store.state.path.map(\.loads) == [2])
+    #expect(store.snapshot.ids == 0)
+  }
+
+  @Test("a nested sheet's effects end when its screen dismisses it")
+  func nestedDismiss() {
+    let store = Nav.store(Gate())
+    store.send(.push(1))
+    store.send(.push(2))
+    for id in 1...2 {
+      store.send(.path(id: id, .showTicker))
+      store.send(.path(id: id, .ticker(.start)))
+    }
+    #expect(store.snapshot.effects == 2)
+    store.send(.path(id: 1, .hideTicker))
+    #expect(store.snapshot.effects == 1)
+    store.send(.path(id: 2, .ticker(.stop)))
+    #expect(store.snapshot.effects == 0)
+    #expect(store.snapshot.ids == 0)
+  }
+
+  @Test("a child's ids are its own: the same id in two rows names two effects")
+  func idsAreScoped() {
+    let store = Nav.store(Gate())
+    store.send(.push(1))
+    store.send(.push(2))
+    store.send(.path(id: 1, .search))
+    store.send(.path(id: 2, .search))
+    #expect(store.snapshot.effects == 2)
+    store.send(.path(id: 1, .search))
+    #expect(store.snapshot.effects == 2)
+    store.send(.path(id: 2, .stopSearch))
+    #expect(store.snapshot.effects == 1)
+    store.send(.pop(2))
+    #expect(store.snapshot.effects == 0)
+    #expect(store.snapshot.ids == 0)
+  }
+
+  @Test("an action for a removed element is dropped and reported, never reduced")
+  func droppedAndReported() async {
+    let store = Nav.store(Gate())
+    store.send(.push(1))
+    store.send(.pop(1))
+    let before = store.state
+    let (_, reports) = await capturingReports {
+      store.send(.path(id: 1, .load))
+      store.send(.ticker(.tick))
+    }
+    #expect(store.state == before)
+    #expect(store.snapshot.effects == 0)
+    #expect(reports.count == 2)
+    #expect(reports.first?.contains("MiniRedux: dropped .path(id: 1, .load)") == true)
+    #expect(reports.first?.contains("has no element with id 1") == true)
+    #expect(reports.last?.contains("is nil") == true)
+  }
+
+  @Test("in a TestStore, a send for a gone child fails its step")
+  func droppedSendFails() async throws {
+    let store = TestStore(initialState: Nav.State(), Nav.reducer(Gate()))
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.send(.path(id: 7, .load))
+    }
+    #expect(failure?.message.contains("dropped") == true)
+    try await store.finish()
+  }
+
+  @Test("in a TestStore, an effect's send for a gone child fails the next step")
+  func droppedReceiveFails() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Nav.State(), Nav.reducer(gate))
+    store.timeout = patience
+    try await store.send(.present(1)) { $0.ticker = Nav.Ticker(id: 1) }
+    try await store.send(.scheduleTick)
+    try await store.send(.dismiss) { $0.ticker = nil }
+    gate.open()
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.receive(.ticker(.tick))
+    }
+    #expect(failure?.message.contains("dropped .ticker(.tick)") == true)
+    try await store.finish()
+  }
+
+  @Test("scope runs the child first, then the parent, and maps the child's effects")
+  func scopeAlwaysThere() async {
+    let store = Nav.store(Gate())
+    await store.send(.counter(3)).finish()
+    #expect(store.state.count == 6)
+    #expect(store.state.log == ["count 3", "count 5", "count 6"])
+  }
+
+  @Test("an optional scoped store exists while its child does, then keeps its last state")
+  func optionalScope() async {
+    let gate = Gate()
+    let store = Nav.store(gate)
+    #expect(store.scope(state: \.ticker, action: Nav.Action.ticker) == nil)
+    store.send(.present(1))
+    let ticker = store.scope(state: \.ticker, action: Nav.Action.ticker)!
+    store.send(.push(1))
+    let screen = store.scope(
+      state: { $0.path.first { $0.id == 1 } }, action: { Nav.Action.path(id: 1, $0) })!
+    let tick = ticker.send(.start)
+    gate.open()
+    await tick.finish()
+    #expect(ticker.state.ticks == 1)
+    store.send(.dismiss)
+    store.send(.pop(1))
+    let (_, reports) = await capturingReports {
+      ticker.send(.tick)
+      screen.send(.load)
+    }
+    #expect(ticker.state == Nav.Ticker(id: 1, ticks: 1))
+    #expect(screen.state.id == 1)
+    #expect(reports.count == 2)
+    #expect(store.snapshot.effects == 0)
+  }
+
+  @Test("noticing gone children costs lookups only for children with effects in flight")
+  func costIsPerChildInFlight() {
+    // Given: 10,000 rows whose ids count their comparisons.
+    CountedID.comparisons = 0
+    struct Row: Identifiable, Equatable { let id: CountedID }
+    enum Action: Sendable { case bump, row(CountedID, Int), remove(Int) }
+    let gate = Gate()
+    let core: @MainActor (inout [Row], Action) -> Effect<Action> = { rows, action in
+      if case .remove(let index) = action { rows.remove(at: index) }
+      return .none
+    }
+    let store = Store(
+      initialState: (0..<10_000).map { Row(id: CountedID(value: $0)) },
+      forEach(
+        core, state: \.self, action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
+        embed: Action.row,
+        child: { _, _ in .run { _ in await gate.wait() } }))
+
+    // With no row's effects in flight, a send compares no id.
+    CountedID.comparisons = 0
+    store.send(.bump)
+    #expect(CountedID.comparisons == 0)
+
+    // With one row's effects in flight, a send searches for that row once.
+    store.send(.row(CountedID(value: 9_999), 0))
+    CountedID.comparisons = 0
+    store.send(.bump)
+    #expect(CountedID.comparisons == 10_000)
+    CountedID.comparisons = 0
+    store.send(.remove(9_999))
+    #expect(store.snapshot.effects == 0)
+    CountedID.comparisons = 0
+    store.send(.bump)
+    #expect(CountedID.comparisons == 0)
+  }
+}
+
+/// An id that counts how often it is compared.
+struct CountedID: Hashable, Sendable {
+  nonisolated(unsafe) static var comparisons = 0
+  let value: Int
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    comparisons += 1
+    return lhs.value == rhs.value
+  }
+  func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}
