@@ -59,8 +59,9 @@ extension Effect {
   /// - Parameters:
   ///   - priority: The priority of the operation's task.
   ///   - operation: The work, which gets a ``Send`` to send actions back.
-  ///   - handler: Gets what the operation throws, but a `CancellationError`; without one, the
-  ///     error goes to standard error with the action that started the effect.
+  ///   - handler: Gets what the operation throws, unless it is a `CancellationError` or the effect
+  ///     was cancelled; without one, the error goes to standard error with the action that started
+  ///     the effect.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @concurrent @Sendable (_ send: Send<Action>) async throws -> Void,
@@ -218,8 +219,8 @@ extension Effect {
   }
 
   /// This effect after a sleep of `duration` on `clock`, all cancellable under `id` with
-  /// `cancelInFlight: true`: a newer debounced effect replaces it. A duration no clock can reach
-  /// (`Int64.max / 2` seconds or more) waits until cancelled.
+  /// `cancelInFlight: true`: a newer debounced effect replaces it. A duration longer than
+  /// `Int64.max / 4` seconds waits that long.
   ///
   /// ```swift
   /// case .queryChanged(let query):
@@ -230,15 +231,8 @@ extension Effect {
     id: sending some Hashable, for duration: Duration,
     clock: some Clock<Duration> = ContinuousClock()
   ) -> Self {
-    let wait = Self.run { _ in
-      // NB: The runtime traps on a deadline past Int64.max seconds.
-      guard duration < .seconds(Int64.max / 2) else {
-        let never = AsyncStream<Never> { _ in }
-        for await _ in never {}
-        throw CancellationError()
-      }
-      try await clock.sleep(for: duration)
-    }
+    // NB: The runtime traps on a deadline past Int64.max seconds; this one is years away still.
+    let wait = Self.run { _ in try await clock.sleep(for: min(duration, .seconds(Int64.max / 4))) }
     return Self.concatenate(wait, self).cancellable(id: id, cancelInFlight: true)
   }
 }
@@ -262,8 +256,7 @@ public struct Send<Action: Sendable>: Sendable {
   let deliver: @MainActor @Sendable (Action, Job) -> Void
 
   /// Sends `action`, unless the effect was cancelled; the store reduces it before this returns.
-  @MainActor
-  public func callAsFunction(_ action: Action) {
+  @MainActor public func callAsFunction(_ action: Action) {
     // NB: A cancelled operation may still get here; cancellation must win.
     guard !Task.isCancelled else { return }
     deliver(action, job)
@@ -335,13 +328,10 @@ extension Effect {
     }
   }
 
-  var isNone: Bool {
-    if case .none = operation { return true }
-    return false
-  }
+  var isNone: Bool { if case .none = operation { true } else { false } }
 
-  /// Runs an operation, and sends what it throws to the handler, else to standard error, but a
-  /// `CancellationError`.
+  /// Runs an operation, and sends what it throws to the handler, else to standard error, unless it
+  /// is a `CancellationError` or the effect was cancelled.
   // NB: `isolation: nil` runs this, and the operation, on the global executor, also under
   // `NonisolatedNonsendingByDefault` and `-default-isolation MainActor`.
   static func perform(
@@ -352,12 +342,12 @@ extension Effect {
       try await body(send)
     } catch is CancellationError {
     } catch {
+      // NB: Cancellation is silent: an error thrown because of it is no failure.
+      guard !Task.isCancelled else { return }
       guard let handler else {
         return miniReduxReport(
-          """
-          MiniRedux: an effect started by \(origin) threw \(error), and it has no catch: handler. \
-          Pass `catch:` to .run to turn errors into actions.
-          """)
+          "MiniRedux: an effect started by \(origin) threw \(error), and it has no catch: "
+            + "handler. Pass `catch:` to .run to turn errors into actions.")
       }
       await handler(error, send)
     }
@@ -408,7 +398,6 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   }
 
   override func isEqual(to other: IDBox) -> Bool {
-    MainActor.assertIsolated("MiniRedux compares cancellation ids only on the main actor")
     guard type(of: other) == Self.self else { return false }
     return value == unsafeDowncast(other, to: Self.self).value
   }
@@ -426,8 +415,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
 // not part of the effect.
 
 /// One `send` and everything its effects sent back: what a ``StoreTask`` waits for and cancels.
-@MainActor
-final class Cause {
+@MainActor final class Cause {
   /// The effects in flight and the actions queued.
   private(set) var count = 0
   /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
@@ -467,10 +455,10 @@ final class Cause {
 
   func leave() {
     count -= 1
-    guard count == 0, !waiters.isEmpty else { return }
-    let waiters = waiters
-    self.waiters = [:]
+    guard count == 0 else { return }
+    // NB: A resumed waiter runs later, so that none can change the list meanwhile.
     for waiter in waiters.values { waiter.resume() }
+    waiters = [:]
   }
 
   func cancel() {
@@ -500,17 +488,12 @@ final class Cause {
 }
 
 /// One effect in flight: a `.run` and its task, or a concatenation and its current step.
-@MainActor
-final class Job {
+@MainActor final class Job {
   /// Where the effect is in its life; it moves on only through ``cancel()`` and ``end()``.
-  enum Phase: Equatable {
-    /// Registered under its ids; what it sends is reduced.
-    case running
-    /// Unregistered and dropping what it sends, until its operation returns or its step ends.
-    case cancelled
-    /// Out of its cause and its concatenation's step. A send after a normal end is misuse.
-    case ended(wasCancelled: Bool)
-  }
+  /// `running`: registered under its ids, what it sends is reduced. `cancelled`: unregistered
+  /// and dropping what it sends, until its operation returns or its step ends. `ended`: out of its
+  /// cause and its concatenation's step; a send after a normal end is misuse.
+  enum Phase: Equatable { case running, cancelled, ended(wasCancelled: Bool) }
 
   let cause: Cause
   /// The concatenation whose current step this effect is part of.
@@ -544,9 +527,7 @@ final class Job {
   /// Leaves the cause and the step; returns whether the effect was running, so that the caller
   /// unregisters it.
   func end() -> Bool {
-    if case .ended = phase {
-      preconditionFailure("Internal inconsistency in MiniRedux: ended twice")
-    }
+    if case .ended = phase { preconditionFailure("Internal inconsistency in MiniRedux") }
     let wasRunning = phase == .running
     phase = .ended(wasCancelled: !wasRunning)
     cause.remove(self, finished: wasRunning)
@@ -568,16 +549,17 @@ final class Job {
 
 /// The effects of one store in flight, and the ids they run under; released with its store, it
 /// cancels them.
-@MainActor
-final class Registry {
+@MainActor final class Registry {
   /// NB: `deinit` may read only `Sendable` values, so the tasks are here, each at its job's slot.
   private var jobs: [(job: Job, task: Task<Void, Never>?)] = []
-  /// The jobs under each id; most ids have one at a time, kept with no table of its own.
-  private var byID: [EffectID: (first: Job, others: [ObjectIdentifier: Job])] = [:]
+  /// The jobs under each id.
+  private var byID: [EffectID: [ObjectIdentifier: Job]] = [:]
   /// The embedded children with effects in flight: their ids, by embedding and key.
   private(set) var children: [AnyHashable: [AnyHashable: EffectID]] = [:]
   /// Moves on a concatenation whose step has ended; set by the store's runtime.
   var stepEnded: @MainActor (Job) -> Void = { _ in }
+  /// Where a test store runs effects' operations: a `TestExecutor`.
+  var executor: AnyObject?
   /// Where an embedding reports an action for a child that is gone; a `TestStore` records it.
   var report: @MainActor (String) -> Void = { miniReduxReport($0) }
   /// The id of the embedded child whose reducer runs.
@@ -592,12 +574,10 @@ final class Registry {
     job.slot = jobs.count
     jobs.append((job, task))
     for id in job.ids {
-      guard byID[id] == nil else {
-        byID[id]!.others[.init(job)] = job
-        continue
+      if byID[id] == nil, let child = id.child {
+        children[child.scope, default: [:]][child.key] = id
       }
-      byID[id] = (job, [:])
-      if let child = id.child { children[child.scope, default: [:]][child.key] = id }
+      byID[id, default: [:]][.init(job)] = job
     }
   }
 
@@ -609,19 +589,13 @@ final class Registry {
     if slot < jobs.count { (jobs[slot], last.job.slot) = (last, slot) }
     job.slot = -1
     for id in job.ids {
-      guard var members = byID.removeValue(forKey: id) else { continue }
-      if members.first !== job {
-        members.others[.init(job)] = nil
-      } else if let next = members.others.popFirst()?.value {
-        members.first = next
-      } else {
-        if let child = id.child {
-          children[child.scope]![child.key] = nil
-          if children[child.scope]!.isEmpty { children[child.scope] = nil }
-        }
-        continue
+      byID[id]?[.init(job)] = nil
+      guard byID[id]?.isEmpty == true else { continue }
+      byID[id] = nil
+      if let child = id.child {
+        children[child.scope]![child.key] = nil
+        if children[child.scope]!.isEmpty { children[child.scope] = nil }
       }
-      byID[id] = members
     }
   }
 
@@ -634,15 +608,11 @@ final class Registry {
   /// Cancels every effect running under `id`, but the concatenations that `step` is part of: a
   /// `cancelInFlight` inside a concatenation never cancels it.
   func cancel(_ id: EffectID, around step: Job?) {
-    guard let members = byID[id] else { return }
-    cancel(members.first, around: step)
-    for job in members.others.values { cancel(job, around: step) }
-  }
-
-  private func cancel(_ job: Job, around step: Job?) {
-    var outer = step
-    while let enclosing = outer, enclosing !== job { outer = enclosing.parent }
-    if outer == nil, job.cancel() { unregister(job, cancellingTask: true) }
+    for job in byID[id]?.values ?? [:].values {
+      var outer = step
+      while let enclosing = outer, enclosing !== job { outer = enclosing.parent }
+      if outer == nil, job.cancel() { unregister(job, cancellingTask: true) }
+    }
   }
 }
 
@@ -697,8 +667,8 @@ extension Registry {
   /// Drops an action for a child that is gone, and reports it.
   static func drop<Action>(_ action: Action, _ reason: String) -> Effect<Action> {
     let message = """
-      MiniRedux: dropped \(TestStoreDump.line(action)), as \(reason): the child it is for is gone. A view that sends \
-      after its child was dismissed or removed is the usual cause.
+      MiniRedux: dropped \(Dump.line(action)), as \(reason): the child it is for is \
+      gone. A view that sends after its child was dismissed or removed is the usual cause.
       """
     if let reducing { reducing.report(message) } else { miniReduxReport(message) }
     return .none
@@ -706,16 +676,32 @@ extension Registry {
 }
 
 /// Where MiniRedux reports misuse and uncaught errors: standard error, unless a test replaces it.
-nonisolated let miniReduxReporter = TaskLocal<@Sendable (String) -> Void>(wrappedValue: {
-  var line = $0 + "\n"
-  #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-    line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
-  #else
-    print(line, terminator: "")
-  #endif
-})
+/// A report that `fails` also makes the process exit with status 1 when it ends, after a test
+/// framework printed its results: how a test store left with work fails `swift test`, with no test
+/// framework linked.
+nonisolated let miniReduxReporter = TaskLocal<@Sendable (String, _ fails: Bool) -> Void>(
+  wrappedValue: { message, fails in
+    var line = message + "\n"
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+      line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+      if fails { _ = failingAtExit }
+    #else
+      print(line, terminator: "")
+    #endif
+  })
 
-nonisolated func miniReduxReport(_ message: String) { miniReduxReporter.get()(message) }
+nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
+  miniReduxReporter.get()(message, fails)
+}
+
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+  nonisolated private let failingAtExit: Void = {
+    atexit {
+      fflush(nil)
+      _exit(1)
+    }
+  }()
+#endif
 
 #if canImport(Combine)
   extension Effect {

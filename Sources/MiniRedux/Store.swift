@@ -1,10 +1,24 @@
 // MiniRedux · Copyright (c) 2026 The MiniRedux authors · MIT License: https://opensource.org/license/mit
 
+import Dispatch
 import Observation
+import Synchronization
 
 #if canImport(Combine)
   import Combine
 #endif
+
+/// A reducer: it changes the state for an action, on the main actor, and returns the effect that
+/// the store runs next.
+///
+/// ```swift
+/// let reduce: Reducer<Int, Bool> = { count, increment in
+///   count += increment ? 1 : -1
+///   return .none
+/// }
+/// ```
+public typealias Reducer<State, Action: Sendable> =
+  @MainActor (inout State, Action) -> Effect<Action>
 
 /// The runtime of a feature: it holds the state, reduces the actions you send, and runs the
 /// effects the reducer returns.
@@ -27,8 +41,7 @@ import Observation
 ///
 /// > Important: Inside the reducer, use the `inout` state it is given: reading `store.state`
 /// > there stops the program with a message that says so.
-@MainActor
-public final class Store<State, Action: Sendable> {
+@MainActor public final class Store<State, Action: Sendable> {
   /// The current state, changed only by reducing an action; a scoped store reads it through its
   /// parent, so it is never stale.
   public var state: State {
@@ -88,7 +101,7 @@ public final class Store<State, Action: Sendable> {
   /// ```
   public init(
     initialState: State, initialAction: Action? = nil,
-    _ reducer: @escaping @MainActor (inout State, Action) -> Effect<Action>
+    _ reducer: @escaping Reducer<State, Action>
   ) {
     let runtime = Runtime(initialState, reducer)
     read = {
@@ -119,7 +132,13 @@ public final class Store<State, Action: Sendable> {
   ///   with `Equatable` state.
   /// - Returns: The effects of the action, and of the actions they send back.
   @discardableResult
-  public func send(_ action: Action) -> StoreTask { forward(action) }
+  public func send(_ action: Action) -> StoreTask {
+    // NB: A Swift 5 app may call this off the main actor, with only a warning: debug builds stop.
+    #if DEBUG
+      MainActor.assertIsolated("MiniRedux: Store.send was called off the main actor; send from it")
+    #endif
+    return forward(action)
+  }
 
   /// Calls `listener` with the state now, then after each `send` (for a scoped store with
   /// `Equatable` state, each that changed it), until cancelled or the store is released.
@@ -203,23 +222,13 @@ extension Store {
     state toChildState: @escaping (State) -> ChildState?,
     action toParentAction: @escaping @MainActor (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
-    lastPresent(toChildState).map { scope(state: $0, action: toParentAction) }
-  }
-
-  /// The store above, for state that is not `Equatable`: it tells its observers of every `send`.
-  public func scope<ChildState, ChildAction>(
-    state toChildState: @escaping (State) -> ChildState?,
-    action toParentAction: @escaping @MainActor (ChildAction) -> Action
-  ) -> Store<ChildState, ChildAction>? {
-    lastPresent(toChildState).map { scope(state: $0, action: toParentAction) }
-  }
-
-  private func lastPresent<Child>(_ toChild: @escaping (State) -> Child?) -> ((State) -> Child)? {
-    guard var last = toChild(read()) else { return nil }
-    return { state in
-      last = toChild(state) ?? last
-      return last
-    }
+    guard var last = toChildState(read()) else { return nil }
+    let child: Store<ChildState, ChildAction> = scope(
+      state: { state in
+        last = toChildState(state) ?? last
+        return last
+      }, action: toParentAction)
+    return child
   }
 }
 
@@ -234,12 +243,12 @@ extension Store {
 ///   embed: Action.counter, child: Counter.reduce)
 /// ```
 public func scope<State, Action, ChildState, ChildAction>(
-  _ parent: @escaping @MainActor (inout State, Action) -> Effect<Action>,
+  _ parent: @escaping Reducer<State, Action>,
   state path: sending WritableKeyPath<State, ChildState>,
   action toChildAction: @escaping @MainActor (Action) -> ChildAction?,
   embed: @escaping @Sendable (ChildAction) -> Action,
-  child: @escaping @MainActor (inout ChildState, ChildAction) -> Effect<ChildAction>
-) -> @MainActor (inout State, Action) -> Effect<Action> {
+  child: @escaping Reducer<ChildState, ChildAction>
+) -> Reducer<State, Action> {
   { state, action in
     guard let childAction = toChildAction(action) else { return parent(&state, action) }
     return .merge(child(&state[keyPath: path], childAction).map(embed), parent(&state, action))
@@ -259,12 +268,12 @@ public func scope<State, Action, ChildState, ChildAction>(
 ///   embed: Action.timer, child: Timer.reduce)
 /// ```
 public func ifLet<State, Action, ChildState, ChildAction>(
-  _ parent: @escaping @MainActor (inout State, Action) -> Effect<Action>,
+  _ parent: @escaping Reducer<State, Action>,
   state path: sending WritableKeyPath<State, ChildState?>,
   action toChildAction: @escaping @MainActor (Action) -> ChildAction?,
   embed: @escaping @Sendable (ChildAction) -> Action,
-  child: @escaping @MainActor (inout ChildState, ChildAction) -> Effect<ChildAction>
-) -> @MainActor (inout State, Action) -> Effect<Action> {
+  child: @escaping Reducer<ChildState, ChildAction>
+) -> Reducer<State, Action> {
   { state, action in
     var (effect, touched) = (Effect<Action>.none, AnyHashable?.none)
     if let childAction = toChildAction(action) {
@@ -293,12 +302,11 @@ public func ifLet<State, Action, ChildState, ChildAction>(
 ///   embed: Action.row, child: Row.reduce)
 /// ```
 public func forEach<State, Action, Rows: MutableCollection, ChildAction>(
-  _ parent: @escaping @MainActor (inout State, Action) -> Effect<Action>,
-  state path: sending WritableKeyPath<State, Rows>,
+  _ parent: @escaping Reducer<State, Action>, state path: sending WritableKeyPath<State, Rows>,
   action toChildAction: @escaping @MainActor (Action) -> (Rows.Element.ID, ChildAction)?,
   embed: @escaping @Sendable (Rows.Element.ID, ChildAction) -> Action,
-  child: @escaping @MainActor (inout Rows.Element, ChildAction) -> Effect<ChildAction>
-) -> @MainActor (inout State, Action) -> Effect<Action>
+  child: @escaping Reducer<Rows.Element, ChildAction>
+) -> Reducer<State, Action>
 where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
   { state, action in
     var (effect, touched) = (Effect<Action>.none, AnyHashable?.none)
@@ -312,11 +320,10 @@ where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
       touched = id
     }
     let effects = [effect, parent(&state, action)]
+    let rows = state[keyPath: path]
     return .merge(
       effects + [
-        Registry.cancelGone(path, touched) { key in
-          state[keyPath: path].contains { AnyHashable($0.id) == key }
-        }
+        Registry.cancelGone(path, touched) { key in rows.contains { AnyHashable($0.id) == key } }
       ])
   }
 }
@@ -457,17 +464,15 @@ extension Store {
     fatalError(
       """
       MiniRedux: the state of a Store<\(State.self), \(Action.self)> was read inside its own \
-      reducer, while the reducer is changing it: through store.state, a scoped store's state, \
-      or subscribe(_:) or scope(state:action:) on a scoped store. Inside the reducer, read and \
-      write the `inout` state the reducer is given; subscribe and scope outside it.
+      reducer (store.state, a scoped store's state, or subscribe or scope on a scoped store). \
+      Inside the reducer, use the `inout` state it is given; subscribe and scope outside it.
       """)
   }
 
   /// What tests read of the bookkeeping: the effects in flight, the ids they run under, and the
   /// attached scoped stores, released ones not yet pruned included.
   var snapshot: (effects: Int, ids: Int, scopes: Int) {
-    let registry = registry?.snapshot ?? (effects: 0, ids: 0)
-    return (registry.effects, registry.ids, scopes.count)
+    (registry?.snapshot.effects ?? 0, registry?.snapshot.ids ?? 0, scopes.count)
   }
 }
 
@@ -486,10 +491,9 @@ extension Store {
 //   action is reduced as a `send` is, in the effect's cause, never inside the effect.
 
 /// A root store's state, reducer, queue and effects.
-@MainActor
-final class Runtime<State, Action: Sendable> {
+@MainActor final class Runtime<State, Action: Sendable> {
   private(set) var state: State
-  private let reducer: @MainActor (inout State, Action) -> Effect<Action>
+  private let reducer: Reducer<State, Action>
   let registry = Registry()
   /// Tells the store's observers of a change.
   var didChange: @MainActor () -> Void = {}
@@ -514,7 +518,7 @@ final class Runtime<State, Action: Sendable> {
     self?.deliver($0, from: $1)
   }
 
-  init(_ state: State, _ reducer: @escaping @MainActor (inout State, Action) -> Effect<Action>) {
+  init(_ state: State, _ reducer: @escaping Reducer<State, Action>) {
     self.state = state
     self.reducer = reducer
     registry.stepEnded = { [weak self] in self?.stepEnded($0) }
@@ -595,10 +599,8 @@ final class Runtime<State, Action: Sendable> {
       break
     case .ended(wasCancelled: false):
       miniReduxReport(
-        """
-        MiniRedux: an effect sent \(action) after its operation had returned; it was dropped. \
-        Call send only while the operation runs.
-        """)
+        "MiniRedux: an effect sent \(action) after its operation had returned; it was dropped. "
+          + "Call send only while the operation runs.")
     }
   }
 }
@@ -651,12 +653,13 @@ extension Runtime {
       guard let job = join(cause, step, ids) else { return }
       let send = Send(job: job, deliver: deliver)
       // NB: Closures written out in each call: one kept in a variable and handed to `Task` ran
-      // its operation on the main actor.
+      // its operation on the main actor, and costs more per effect.
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         // NB: Starts inside `send`, so that the operation leaves the main actor at once.
+        let executor = registry.executor as? any TaskExecutor
         registry.register(
           job,
-          task: Task.immediate(priority: priority) {
+          task: Task.immediate(priority: priority, executorPreference: executor) {
             await Effect.perform(body, handler, send, startedBy: origin)
             job.operationReturned()
           })
@@ -715,6 +718,143 @@ extension Runtime {
   }
 }
 
+// MARK: - Printing changes
+
+/// A reducer that runs `reducer`, then prints the action and a diff of the change of the state it
+/// caused (`-` before, `+` after) to standard output: for an app's debug builds, and scripts.
+///
+/// ```swift
+/// let store = Store(initialState: Counter.State(), printChanges(Counter.reduce))
+/// store.send(.incrementTapped)
+/// // received .incrementTapped
+/// //   State(
+/// // -   count: 0
+/// // +   count: 1
+/// //   )
+/// ```
+public func printChanges<State, Action>(
+  _ reducer: @escaping Reducer<State, Action>
+) -> Reducer<State, Action> {
+  { state, action in
+    let before = Dump.lines(state)
+    let effect = reducer(&state, action)
+    let after = Dump.lines(state)
+    let change = before == after ? " (no change)" : "\n" + Dump.diff(before, after)
+    print("received \(Dump.line(action))" + change)
+    return effect
+  }
+}
+
+/// How values are shown: one field per line, short values on one line, and a line diff.
+enum Dump {
+  /// `value` on one line, as actions are shown.
+  static func line(_ value: Any) -> String {
+    render(value, width: .max, depth: 0).joined(separator: " ")
+  }
+
+  /// `value` on several lines, the fields of its top level each on its own.
+  static func lines(_ value: Any) -> [String] {
+    render(value, width: 0, depth: 0)
+  }
+
+  /// The lines of `old` and `new` as a diff: only in `old` marked `-`, only in `new` `+`, and
+  /// runs of unchanged lines cut to the three at each end.
+  static func diff(_ old: [String], _ new: [String]) -> String {
+    // NB: The common head and tail first: a large state usually differs in a few lines, and a
+    // diff of the rest costs the product of their counts at worst, so a large rest is not diffed.
+    let head = zip(old, new).prefix { $0 == $1 }.count
+    let tail = zip(old[head...].reversed(), new[head...].reversed()).prefix { $0 == $1 }.count
+    let (removed, added) = (old[head..<(old.count - tail)], new[head..<(new.count - tail)])
+    var (gone, came) = (Set(removed.indices), Set(added.indices))
+    if removed.count * added.count <= 250_000 {
+      (gone, came) = ([], [])
+      for change in added.difference(from: removed) {
+        switch change {
+        case .remove(let offset, _, _): gone.insert(head + offset)
+        case .insert(let offset, _, _): came.insert(head + offset)
+        }
+      }
+    }
+    // NB: Three unchanged lines of context on each side.
+    let (before, after) = (max(0, head - 3), min(old.count, removed.endIndex + 3))
+    var lines =
+      (before > 0 ? ["  … \(before) unchanged lines"] : []) + old[before..<head].map { "  " + $0 }
+    var (i, j) = (head, head)
+    while i < removed.endIndex || j < added.endIndex {
+      if i < removed.endIndex, gone.contains(i) || j == added.endIndex {
+        lines.append("- " + old[i])
+        i += 1
+      } else if j < added.endIndex, came.contains(j) || i == removed.endIndex {
+        lines.append("+ " + new[j])
+        j += 1
+      } else {
+        lines.append("  " + old[i])
+        (i, j) = (i + 1, j + 1)
+      }
+    }
+    if gone.isEmpty && came.isEmpty {
+      lines.append("(both print the same, but == says they differ)")
+    }
+    lines += old[removed.endIndex..<after].map { "  " + $0 }
+    if after < old.count { lines.append("  … \(old.count - after) unchanged lines") }
+    return lines.joined(separator: "\n")
+  }
+
+  /// `value` as lines; a composite fits on one line if it is at most `width` long.
+  private static func render(_ value: Any, width: Int, depth: Int) -> [String] {
+    let mirror = Mirror(reflecting: value)
+    let style = mirror.displayStyle
+    func children(labelled: Bool) -> [[String]] {
+      let rendered = mirror.children.map { child in
+        var lines = render(child.value, width: width == .max ? .max : 60, depth: depth + 1)
+        if labelled, let label = child.label, !label.hasPrefix(".") {
+          lines[0] = "\(label): \(lines[0])"
+        }
+        return lines
+      }
+      // NB: The order of a set or dictionary changes from one instance to another; sorted, equal
+      // parts line up.
+      guard style == .set || style == .dictionary else { return rendered }
+      return rendered.sorted { $0.joined() < $1.joined() }
+    }
+    if depth > 20 { return [String(describing: value)] }
+    switch style {
+    case .optional:
+      return mirror.children.first.map { render($0.value, width: width, depth: depth) } ?? ["nil"]
+    case .collection, .set, .dictionary:
+      return wrap("[", children(labelled: false), "]", width)
+    case .tuple:
+      return wrap("(", children(labelled: true), ")", width)
+    case .enum:
+      guard let payload = mirror.children.first, let label = payload.label else {
+        return [".\(value)"]
+      }
+      let inner = render(payload.value, width: width, depth: depth + 1)
+      let isTuple = Mirror(reflecting: payload.value).displayStyle == .tuple
+      return isTuple
+        ? [".\(label)\(inner[0])"] + inner.dropFirst() : wrap(".\(label)(", [inner], ")", width)
+    case .struct, .class:
+      guard !(value is CustomStringConvertible || value is CustomDebugStringConvertible) else {
+        return [String(describing: value)]
+      }
+      return wrap("\(type(of: value))(", children(labelled: true), ")", width)
+    default:
+      return [String(reflecting: value)]
+    }
+  }
+
+  private static func wrap(_ open: String, _ items: [[String]], _ close: String, _ width: Int)
+    -> [String]
+  {
+    let singles = items.compactMap { $0.count == 1 ? $0[0] : nil }
+    if singles.count == items.count {
+      let joined = open + singles.joined(separator: ", ") + close
+      if joined.count <= width || items.isEmpty { return [joined] }
+    }
+    return [open] + items.flatMap { $0.map { "  " + $0 } } + [close]
+  }
+}
+
 // MARK: - TestStore
 
 /// A store for tests that makes you account for everything a feature does: each change of the
@@ -737,8 +877,7 @@ extension Runtime {
 ///   try await store.finish()
 /// }
 /// ```
-@MainActor
-public final class TestStore<State: Equatable, Action: Sendable> {
+@MainActor public final class TestStore<State: Equatable, Action: Sendable> {
   /// The current state of the store under test.
   public var state: State { store.state }
   /// How long `receive` and `finish` wait for effects when you pass no timeout: one second.
@@ -759,10 +898,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// let store = TestStore(initialState: Counter.State(), Counter.reduce)
   /// ```
   public init(
-    initialState: State, initialAction: Action? = nil,
-    _ reducer: @escaping @MainActor (inout State, Action) -> Effect<Action>
+    initialState: State, initialAction: Action? = nil, fileID: StaticString = #fileID,
+    line: UInt = #line, _ reducer: @escaping Reducer<State, Action>
   ) {
-    let log = TestStoreLog<State, Action>()
+    let log = TestStoreLog<State, Action>(origin: "\(fileID):\(line)")
     self.log = log
     self.store = Store(initialState: initialState) { state, action in
       let before = state
@@ -780,15 +919,19 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       miniReduxReport($0)
       log.dropped.append($0)
     }
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      store.registry?.executor = TestExecutor.shared
+    }
     if let initialAction { _ = start(initialAction, origin: "the initialAction") }
   }
 
   deinit {
-    // NB: The check reads main-actor state; the store stays alive until it ran, so the effects it
-    // lists are still there, and releasing the store then cancels them.
-    Task { @MainActor [store, log] in
-      _ = store
-      log.reportIfUnaccounted()
+    // NB: The check reads main-actor state: at once on the main thread, where tests release test
+    // stores, else in a task, which keeps the store, and the effects it lists, alive until it runs.
+    if DispatchQueue.getSpecific(key: mainQueueKey) == true {
+      MainActor.assumeIsolated { log.reportIfUnaccounted() }
+    } else {
+      Task { @MainActor [store, log] in withExtendedLifetime(store) { log.reportIfUnaccounted() } }
     }
   }
 
@@ -807,8 +950,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     _ action: Action, assert update: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line
   ) async throws -> StoreTask {
-    let step = "send(\(TestStoreDump.line(action)))"
-    let unasserted = log.received.map { "  " + TestStoreDump.line($0.action) }
+    let step = "send(\(Dump.line(action)))"
+    let unasserted = log.received.map { "  " + Dump.line($0.action) }
     log.received.removeAll()
     if exhaustivity == .on, !unasserted.isEmpty {
       let list = unasserted.joined(separator: "\n")
@@ -838,28 +981,16 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ///   $0.fact = "1 is odd"
   /// }
   /// ```
-  public func receive(
-    _ expected: Action, timeout: Duration? = nil,
-    assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line
-  ) async throws where Action: Equatable {
-    try await receive(TestStoreDump.line(expected), timeout, update, fileID, line) {
-      $0 == expected
-    }
-  }
-
-  /// Waits for the next action an effect sent and checks it as the overload above does, with the
-  /// `Equatable` conformance `Action` has at run time.
   ///
-  /// The compiler picks it when `Action` conforms to `Equatable` on the main actor only (in a
-  /// target built with `-default-isolation MainActor`), and when `Action` is not `Equatable` at
-  /// all: then it fails, and says to receive with a closure.
+  /// It compares actions with the `Equatable` conformance `Action` has at run time, so also one
+  /// isolated to the main actor (as `-default-isolation MainActor` makes it); if `Action` is not
+  /// `Equatable`, it fails, and says to receive with a closure.
   public func receive(
     _ expected: Action, timeout: Duration? = nil,
     assert update: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, line: UInt = #line
   ) async throws {
-    let shown = TestStoreDump.line(expected)
+    let shown = Dump.line(expected)
     guard let equatable = expected as? any Equatable else {
       throw TestStoreFailure(
         "receive(\(shown)): \(Action.self) is not Equatable; declare it "
@@ -950,7 +1081,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
           "receive: expected \(expected), but received \(got) \(why)", fileID, line)
       }
       let next = log.received.removeFirst()
-      let received = TestStoreDump.line(next.action)
+      let received = Dump.line(next.action)
       try log.checkDropped("receive(\(received))", fileID, line)
       if matches(next.action) {
         return try check(
@@ -972,13 +1103,18 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     guard exhaustivity == .on || update != nil else { return }
     var expected = exhaustivity == .on ? before : after
     try update?(&expected)
-    guard expected != after else { return }
+    guard expected != after else {
+      guard exhaustivity == .on, update != nil, before == after else { return }
+      throw TestStoreFailure(
+        "\(step): expected the state to change, but it did not; when an action changes "
+          + "nothing, pass no closure", fileID, line)
+    }
     let problem =
       exhaustivity == .off
       ? "the state does not hold what the closure asserts"
       : update == nil
         ? "the state changed, but no closure asserted it" : "the state is not as expected"
-    let diff = TestStoreDump.diff(TestStoreDump.lines(expected), TestStoreDump.lines(after))
+    let diff = Dump.diff(Dump.lines(expected), Dump.lines(after))
     throw TestStoreFailure("\(step): \(problem) (- expected, + actual):\n\(diff)", fileID, line)
   }
 }
@@ -991,11 +1127,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 /// try await store.receive(.factLoaded("1 is odd")) { $0.fact = "1 is odd" }
 /// ```
 public enum Exhaustivity: Sendable {
-  /// Every change must be described, every received action asserted, in order.
-  case on
-  /// Assertions must hold; changes they do not mention are allowed, `receive` skips actions until
+  /// `on`: every change must be described, every received action asserted, in order. `off`:
+  /// assertions must hold; changes they do not mention are allowed, `receive` skips actions until
   /// one matches, `send` discards unasserted actions, and `finish` does not fail on them.
-  case off
+  case on, off
 }
 
 /// Why a ``TestStore`` step failed: `fileID:line:` of the call, then what was expected and what
@@ -1017,17 +1152,23 @@ public struct TestStoreFailure: Error, CustomStringConvertible {
   public let line: UInt
 
   nonisolated init(_ message: String, _ fileID: StaticString, _ line: UInt) {
-    self.message = message
-    self.fileID = "\(fileID)"
-    self.line = line
+    (self.message, self.fileID, self.line) = (message, "\(fileID)", line)
   }
 
   public nonisolated var description: String { "\(fileID):\(line): \(message)" }
 }
 
+/// Marks the main queue, so that code can tell it runs there, on the main actor.
+nonisolated private let mainQueueKey = {
+  let key = DispatchSpecificKey<Bool>()
+  DispatchQueue.main.setSpecific(key: key, value: true)
+  return key
+}()
+
 /// What a ``TestStore`` has seen and not yet checked.
-@MainActor
-final class TestStoreLog<State, Action> {
+@MainActor final class TestStoreLog<State, Action> {
+  /// Where the test store was created.
+  let origin: String
   var exhaustivity = Exhaustivity.on
   /// Whether the next action reduced is the one the test sends, not one an effect sent.
   var awaitsSentAction = false
@@ -1039,13 +1180,15 @@ final class TestStoreLog<State, Action> {
   var sent: [(action: Action, origin: String, task: StoreTask)] = []
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
+  init(origin: String) { self.origin = origin }
+
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
 
   /// Resumes every wait; each checks again whether what it waits for happened.
   func wake() {
-    let waiters = waiters
-    self.waiters = []
+    // NB: A resumed waiter runs later, so that none can change the list meanwhile.
     for waiter in waiters { waiter.resume() }
+    waiters = []
   }
 
   /// Returns once `done` holds, or no effect runs, or `timeout` passed; throws if the test is
@@ -1071,12 +1214,12 @@ final class TestStoreLog<State, Action> {
   func unaccounted(after timeout: Duration? = nil) -> String {
     let effects = sent.filter { $0.task.count > 0 }.map { sent in
       "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of "
-        + "\(TestStoreDump.line(sent.action)) (\(sent.origin)) still running"
+        + "\(Dump.line(sent.action)) (\(sent.origin)) still running"
         + (timeout.map { " after \($0)" } ?? "")
     }
     let actions =
       exhaustivity == .off
-      ? [] : received.map { "  \(TestStoreDump.line($0.action)) received but not asserted" }
+      ? [] : received.map { "  \(Dump.line($0.action)) received but not asserted" }
     return (effects + actions).joined(separator: "\n")
   }
 
@@ -1086,15 +1229,16 @@ final class TestStoreLog<State, Action> {
     throw TestStoreFailure("\(step): " + dropped.joined(separator: "\n"), fileID, line)
   }
 
+  /// Reports what a released test store left, and makes the test process fail when it ends.
   func reportIfUnaccounted() {
     let unaccounted = unaccounted()
     guard !unaccounted.isEmpty else { return }
     miniReduxReport(
       """
-      MiniRedux: a TestStore was released with this not accounted for; end the test with \
-      `try await store.finish()`:
+      MiniRedux: the TestStore created at \(origin) was released with this not accounted for; \
+      end the test with `try await store.finish()`. The test process will exit with status 1.
       \(unaccounted)
-      """)
+      """, fails: true)
   }
 }
 
@@ -1103,124 +1247,127 @@ private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool {
   (rhs as? Value).map { $0 == lhs } ?? false
 }
 
-/// How a failure shows values: one field per line, short values on one line, and a line diff.
-enum TestStoreDump {
-  /// `value` on one line, as actions are shown.
-  static func line(_ value: Any) -> String {
-    render(value, width: .max, depth: 0).joined(separator: " ")
-  }
+// MARK: - Time in tests
 
-  /// `value` on several lines, the fields of its top level each on its own.
-  static func lines(_ value: Any) -> [String] {
-    render(value, width: 0, depth: 0)
-  }
+/// A clock that moves only when a test advances it, and waits for a ``TestStore``'s effects.
+///
+/// ``advance(by:)`` first lets the effects that test stores started run until each has slept on
+/// the clock, ended or waits on something else; then it moves time to each deadline in turn,
+/// wakes its sleepers, and again lets them run until they sleep, end or wait. So a debounce or a
+/// timer test needs no real sleep and no polling (<doc:TestingAFeature>).
+///
+/// ```swift
+/// let clock = TestClock()
+/// let store = TestStore(initialState: Search.State(), Search.reducer(clock: clock) { [$0] })
+/// try await store.send(.queryChanged("swift")) { $0.query = "swift" }
+/// await clock.advance(by: .milliseconds(300))
+/// try await store.receive(.resultsLoaded(["swift"])) { $0.results = ["swift"] }
+/// ```
+///
+/// > Note: Test stores run effects on one serial queue of their own from macOS, iOS, tvOS,
+/// > watchOS and visionOS 26 on, and on Linux; before, `advance(by:)` does not wait for them.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+public final class TestClock: Clock, Sendable {
+  public typealias Instant = ContinuousClock.Instant
 
-  /// The lines of `old` and `new` as a diff: only in `old` marked `-`, only in `new` `+`, and
-  /// long runs of unchanged lines cut to the three next to a change.
-  static func diff(_ old: [String], _ new: [String]) -> String {
-    // NB: The common head and tail first: a large state usually differs in a few lines, and a
-    // diff of what is left costs the product of their counts at worst.
-    let head = zip(old, new).prefix { $0 == $1 }.count
-    let tail = zip(old.dropFirst(head).reversed(), new.dropFirst(head).reversed())
-      .prefix { $0 == $1 }.count
-    let removed = Array(old[head..<(old.count - tail)])
-    let added = Array(new[head..<(new.count - tail)])
-    var changed: [String] = []
-    if removed.count * added.count > 250_000 {
-      changed = capped(removed, "- ") + capped(added, "+ ")
-    } else {
-      var (gone, came) = (Set<Int>(), Set<Int>())
-      for change in added.difference(from: removed) {
-        switch change {
-        case .remove(let offset, _, _): gone.insert(offset)
-        case .insert(let offset, _, _): came.insert(offset)
+  private let state = Mutex(
+    (
+      now: Instant.now, nextID: 0,
+      sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)]()
+    ))
+
+  /// A clock that starts at the present instant of a `ContinuousClock`.
+  public init() {}
+
+  public var now: Instant { state.withLock { $0.now } }
+  public var minimumResolution: Duration { .zero }
+
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    let id = state.withLock {
+      $0.nextID += 1
+      return $0.nextID
+    }
+    try await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let isDue = state.withLock {
+          guard deadline > $0.now, !Task.isCancelled else { return true }
+          $0.sleepers[id] = (deadline, continuation)
+          return false
         }
+        if isDue { continuation.resume() }
       }
-      var (i, j) = (0, 0)
-      while i < removed.count || j < added.count {
-        if i < removed.count, gone.contains(i) || j == added.count {
-          changed.append("- " + removed[i])
-          i += 1
-        } else if j < added.count, came.contains(j) || i == removed.count {
-          changed.append("+ " + added[j])
-          j += 1
-        } else {
-          changed.append("  " + removed[i])
-          (i, j) = (i + 1, j + 1)
+      try Task.checkCancellation()
+    } onCancel: {
+      state.withLock { $0.sleepers.removeValue(forKey: id) }?.wake.resume()
+    }
+  }
+
+  /// Moves time forward by `duration`, deadline by deadline, letting effects run as the type
+  /// describes; it returns once they sleep, end or wait.
+  @MainActor public func advance(by duration: Duration) async {
+    let end = now.advanced(by: duration)
+    while await settle() {
+      let due = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
+        guard let next = state.sleepers.values.map(\.deadline).min(), next <= end else {
+          state.now = end
+          return nil
         }
+        state.now = next
+        let due = state.sleepers.filter { $0.value.deadline <= next }.sorted { $0.key < $1.key }
+        for (id, _) in due { state.sleepers[id] = nil }
+        return due.map(\.value.wake)
       }
-    }
-    if changed.isEmpty { changed = ["(both print the same, but == says they differ)"] }
-    let before = unchanged(old[..<head], keepingLast: 3)
-    let after = unchanged(old[(old.count - tail)...], keepingFirst: 3)
-    return (before + changed + after).joined(separator: "\n")
-  }
-
-  private static func unchanged(
-    _ lines: ArraySlice<String>, keepingFirst first: Int = 0, keepingLast last: Int = 0
-  ) -> [String] {
-    guard lines.count > first + last + 3 else { return lines.map { "  " + $0 } }
-    let elided = "  … \(lines.count - first - last) unchanged lines"
-    return lines.prefix(first).map { "  " + $0 } + [elided] + lines.suffix(last).map { "  " + $0 }
-  }
-
-  private static func capped(_ lines: [String], _ mark: String) -> [String] {
-    let shown = lines.prefix(50).map { mark + $0 }
-    return lines.count > 50 ? shown + ["\(mark)… \(lines.count - 50) more lines"] : shown
-  }
-
-  /// `value` as lines; a composite fits on one line if it is at most `width` long.
-  private static func render(_ value: Any, width: Int, depth: Int) -> [String] {
-    let mirror = Mirror(reflecting: value)
-    func children(labelled: Bool, sorted: Bool = false) -> [[String]] {
-      let rendered = mirror.children.map { child in
-        var lines = render(child.value, width: width == .max ? .max : 60, depth: depth + 1)
-        if labelled, let label = child.label, !label.hasPrefix(".") {
-          lines[0] = "\(label): \(lines[0])"
-        }
-        return lines
-      }
-      return sorted ? rendered.sorted { $0.joined() < $1.joined() } : rendered
-    }
-    if depth > 20 { return [String(describing: value)] }
-    switch mirror.displayStyle {
-    case .optional:
-      return mirror.children.first.map { render($0.value, width: width, depth: depth) } ?? ["nil"]
-    case .collection:
-      return wrap("[", children(labelled: false), "]", width)
-    case .set, .dictionary:
-      // NB: Their order changes from one instance to another; sorted, equal parts line up.
-      return wrap("[", children(labelled: false, sorted: true), "]", width)
-    case .tuple:
-      return wrap("(", children(labelled: true), ")", width)
-    case .enum:
-      guard let payload = mirror.children.first, let label = payload.label else {
-        return [".\(value)"]
-      }
-      let inner = render(payload.value, width: width, depth: depth + 1)
-      if Mirror(reflecting: payload.value).displayStyle == .tuple {
-        return [".\(label)\(inner[0])"] + inner.dropFirst()
-      }
-      return wrap(".\(label)(", [inner], ")", width)
-    case .struct, .class:
-      if value is CustomStringConvertible || value is CustomDebugStringConvertible {
-        return [String(describing: value)]
-      }
-      return wrap("\(type(of: value))(", children(labelled: true), ")", width)
-    default:
-      return [String(reflecting: value)]
+      guard let due else { return }
+      for sleeper in due { sleeper.resume() }
     }
   }
 
-  private static func wrap(_ open: String, _ items: [[String]], _ close: String, _ width: Int)
-    -> [String]
-  {
-    let singles = items.compactMap { $0.count == 1 ? $0[0] : nil }
-    if singles.count == items.count {
-      let joined = open + singles.joined(separator: ", ") + close
-      if joined.count <= width || items.isEmpty { return [joined] }
+  @MainActor private func settle() async -> Bool {
+    guard await TestExecutor.shared.settle() else {
+      miniReduxReport(
+        """
+        MiniRedux: TestClock.advance(by:) gave up after waiting a minute for effects that keep \
+        running, or block their thread, instead of sleeping, ending or waiting.
+        """, fails: true)
+      return false
     }
-    return [open] + items.flatMap { $0.map { "  " + $0 } } + [close]
+    return true
+  }
+}
+
+/// Where test stores run their effects' operations: one serial queue, so that a `TestClock` can
+/// tell when every job has run, instead of guessing.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class TestExecutor: TaskExecutor {
+  static let shared = TestExecutor()
+  private let queue = DispatchQueue(label: "MiniRedux.TestExecutor")
+  /// How many jobs ran; read and written on the queue only.
+  nonisolated(unsafe) private var ran = 0
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    queue.async {
+      self.ran += 1
+      job.runSynchronously(on: self.asUnownedTaskExecutor())
+    }
+  }
+
+  /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and
+  /// enqueued no more jobs, within a minute (a busy main actor can delay them for seconds).
+  // NB: A job that hops to the main actor enqueues there before it ends: a pass over the queue,
+  // then over the main queue, which is first in first out (the main actor's own resumption order
+  // is not), comes after what the jobs sent.
+  @MainActor func settle() async -> Bool {
+    let (passes, pass) = AsyncStream.makeStream(of: Int?.self)
+    defer { pass.finish() }
+    DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(60)) { pass.yield(nil) }
+    var (ran, iterator) = (-1, passes.makeAsyncIterator())
+    while true {
+      queue.async { [ran = self.ran] in DispatchQueue.main.async { pass.yield(ran) } }
+      guard let now = await iterator.next() ?? nil else { return false }
+      if now == ran { return true }
+      ran = now
+    }
   }
 }
 

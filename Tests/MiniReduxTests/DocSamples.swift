@@ -651,7 +651,7 @@ struct ArticleSamples {
       }
     }
     let api = SearchAPI()
-    let clock = TestClock()
+    let clock = ManualClock()
     enum CancelID { case search }
 
     let store = Store<State, Action>(initialState: State()) { state, action in
@@ -841,7 +841,7 @@ struct ArticleSamples {
     store.send(.queryChanged("tca")).cancel()
     #expect(store.state.query == "tca")
 
-    let clock = TestClock()
+    let clock = ManualClock()
     let tested = Store(
       initialState: Search.State(),
       Search.reducer(search: { query in ["\(query)!"] }, clock: clock))
@@ -993,6 +993,46 @@ struct TestStoreDocSamples {
     try await store.finish()
   }
 
+  // Sample: TestClock
+  @Test("the TestClock sample: a debounce test written the obvious way")
+  func testClockSample() async throws {
+    let clock = TestClock()
+    let store = TestStore(initialState: Search.State(), Search.reducer(clock: clock) { [$0] })
+    store.timeout = patience
+    try await store.send(.queryChanged("swift")) { $0.query = "swift" }
+    await clock.advance(by: .milliseconds(300))
+    try await store.receive(.resultsLoaded(["swift"])) { $0.results = ["swift"] }
+    try await store.finish()
+  }
+
+  // Sample: Reducer and printChanges
+  @Test("the Reducer and printChanges samples compile and run")
+  func reducerAndPrintChanges() {
+    let reduce: Reducer<Int, Bool> = { count, increment in
+      count += increment ? 1 : -1
+      return .none
+    }
+    let counter = Store(initialState: 0, reduce)
+    counter.send(true)
+    #expect(counter.state == 1)
+    enum Counter {
+      struct State { var count = 0 }
+      enum Action: Sendable { case incrementTapped }
+      static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+        state.count += 1
+        return .none
+      }
+    }
+    let store = Store(initialState: Counter.State(), printChanges(Counter.reduce))
+    store.send(.incrementTapped)
+    // received .incrementTapped
+    //   State(
+    // -   count: 0
+    // +   count: 1
+    //   )
+    #expect(store.state.count == 1)
+  }
+
   // Sample: Testing a feature: time
   @Test("TestStore rule 6: a debounce on a manual clock fires when the test advances it")
   func searchWithManualClock() async throws {
@@ -1003,8 +1043,7 @@ struct TestStoreDocSamples {
     store.timeout = patience
     try await store.send(.queryChanged("b")) { $0.query = "b" }
     try await store.send(.queryChanged("ba")) { $0.query = "ba" }
-    await eventually { clock.sleeperCount == 1 }
-    clock.advance(by: .milliseconds(300))
+    await clock.advance(by: .milliseconds(300))
     try await store.receive(.resultsLoaded(["ba!"])) { $0.results = ["ba!"] }
     try await store.finish()
   }

@@ -359,7 +359,7 @@ struct StoreTaskCancellationTests {
 
   @Test("cancelling a StoreTask stops effects caused by actions its effects sent")
   func cancelReachesChildren() async {
-    let clock = TestClock()
+    let clock = ManualClock()
     let gate = Gate()
     let childLive = LiveCounter()
     let store = Store<[Action], Action>(initialState: []) { log, action in
@@ -402,7 +402,7 @@ struct StoreTaskCancellationTests {
 
   @Test("cancelling a StoreTask stops effects caused by an effect already cancelled by id")
   func cancelReachesChildrenOfIDCancelledRoot() async {
-    let clock = TestClock()
+    let clock = ManualClock()
     let gate = Gate()
     let childLive = LiveCounter()
     let store = Store<[Action], Action>(initialState: []) { log, action in

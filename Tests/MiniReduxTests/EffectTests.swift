@@ -604,7 +604,7 @@ struct StoreTaskTests {
 struct DebounceTests {
   @Test("debounce starts the effect after the duration; a newer one replaces a pending one")
   func debounce() async {
-    let clock = TestClock()
+    let clock = ManualClock()
     let requests = Recorder<String>()
     let store = Store<[String], String>(initialState: []) { state, query in
       if query.hasPrefix("result:") {

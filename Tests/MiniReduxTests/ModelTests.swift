@@ -18,7 +18,7 @@ struct ContainmentTests {
 
   /// Search as you type: each query is debounced under `.search`; its results start a prefetch
   /// that waits on `gate`.
-  static func search(_ clock: TestClock, _ gate: Gate) -> Store<[String], Action> {
+  static func search(_ clock: ManualClock, _ gate: Gate) -> Store<[String], Action> {
     Store(initialState: []) { log, action in
       log.append("\(action)")
       switch action {
@@ -43,7 +43,7 @@ struct ContainmentTests {
   @Test("cancelling a debounced search leaves what its results started running")
   func cancelLeavesCausedEffects() async {
     // Given: a search whose results started a prefetch.
-    let (clock, gate) = (TestClock(), Gate())
+    let (clock, gate) = (ManualClock(), Gate())
     let store = Self.search(clock, gate)
     let task = store.send(.search("a"))
     await eventually { clock.sleeperCount == 1 }
@@ -62,7 +62,7 @@ struct ContainmentTests {
 
   @Test("an inner cancelInFlight never cancels a wrapper that encloses it")
   func innerCancelInFlightSparesEnclosingWrapper() async {
-    let clock = TestClock()
+    let clock = ManualClock()
     let store = makeStore()
     let task = store.send(
       .start(
@@ -77,7 +77,7 @@ struct ContainmentTests {
 
   @Test("a debounced effect whose result restarts work under the same id starts it")
   func resultRestartsWorkUnderTheSameID() async {
-    let clock = TestClock()
+    let clock = ManualClock()
     let store = Store<[String], String>(initialState: []) { log, action in
       log.append(action)
       switch action {

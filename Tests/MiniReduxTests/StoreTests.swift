@@ -305,7 +305,7 @@ struct ReducerMisuseTests {
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("MiniRedux: the state of a Store<Int, Action> was read inside"))
-    #expect(message.contains("read and write the `inout` state the reducer is given"))
+    #expect(message.contains("Inside the reducer, use the `inout` state it is given"))
     #expect(!message.contains("Simultaneous accesses"))
   }
 

@@ -74,7 +74,7 @@ struct StormTests {
 
 /// What an effect waits on between its sends. None of these is a real sleep.
 enum StormDelay: Sendable, CustomStringConvertible {
-  /// A sleep on the program's TestClock; the test advances it.
+  /// A sleep on the program's ManualClock; the test advances it.
   case clock(ticks: Int)
   /// A gate the program opens; waiting on it ignores cancellation.
   case gate(slot: Int)
@@ -289,21 +289,27 @@ struct StormError: Error, CustomStringConvertible {
 
 /// Program state that effects touch off the main actor.
 final class StormShared: Sendable {
-  let clock = TestClock()
+  let clock = ManualClock()
   let gates = GateBank(count: StormProgram.gateCount)
   /// Operations and catch handlers running right now.
   let live = LiveCounter()
   let ended = Locked(Set<Int>())
   let releasedGenerations = Locked(Set<Int>())
-  let errors = Locked((next: 0, thrown: Set<Int>(), caught: [Int: Int]()))
+  /// Each error thrown: by which effect, and whether its task was cancelled then.
+  let errors = Locked(
+    (
+      next: 0, thrown: [Int: (instance: Int, generation: Int, cancelled: Bool)](),
+      caught: [Int: Int]()
+    ))
   let violations = Locked([String]())
 
   func violation(_ message: String) { violations.withLock { $0.append(message) } }
 
-  func newError() -> StormError {
-    errors.withLock {
+  func newError(instance: Int, generation: Int) -> StormError {
+    let cancelled = Task.isCancelled
+    return errors.withLock {
       $0.next += 1
-      $0.thrown.insert($0.next)
+      $0.thrown[$0.next] = (instance, generation, cancelled)
       return StormError(id: $0.next)
     }
   }
@@ -445,7 +451,7 @@ final class StormRunner {
   static func run(seed: UInt64, verbose: Bool) async -> Outcome {
     let runner = StormRunner(program: StormProgram(seed: seed))
     let reports = Recorder<String>()
-    await miniReduxReporter.withValue({ reports.append($0) }) {
+    await miniReduxReporter.withValue({ message, _ in reports.append(message) }) {
       await runner.drive(verbose: verbose)
     }
     // NB: An operation counts as ended in its own `defer`, a moment before the library reports
@@ -582,15 +588,26 @@ final class StormRunner {
     if !queuedSerials.isEmpty { violation("queued actions were never reduced") }
   }
 
-  /// Whether every thrown error has reached its catch handler or the report at least once.
+  /// Whether every error that must be handled or reported has been, at least once.
   func everyErrorAccounted(_ reports: [String]) -> Bool {
     let errors = shared.errors.current
-    return errors.thrown.allSatisfy { id in
-      errors.caught[id] != nil || reports.contains { $0.contains("StormError#\(id)") }
+    return errors.thrown.allSatisfy { id, error in
+      !mustBeAccounted(error) || errors.caught[id] != nil
+        || reports.contains { $0.contains("StormError#\(id)") }
     }
   }
 
-  /// Every thrown error reached its catch handler or the report, exactly once.
+  /// Whether an error must reach its catch handler or the report: cancellation is silent, so not
+  /// one thrown by a cancelled effect, nor maybe one whose effect was cancelled after it threw.
+  func mustBeAccounted(_ error: (instance: Int, generation: Int, cancelled: Bool)) -> Bool {
+    guard !error.cancelled, let model = models[error.generation], !model.isReleased else {
+      return false
+    }
+    return model.instances[error.instance].map { cancellation(of: $0, model) == nil } ?? true
+  }
+
+  /// Every thrown error reached its catch handler or the report exactly once, unless its effect
+  /// was cancelled: then never, if it was cancelled when it threw.
   func account(_ reports: [String]) {
     var reported: [Int: Int] = [:]
     for report in reports {
@@ -603,11 +620,14 @@ final class StormRunner {
     }
     let errors = shared.errors.current
     outcome.errors = errors.thrown.count
-    for id in errors.thrown {
+    for (id, error) in errors.thrown {
       let count = errors.caught[id, default: 0] + reported[id, default: 0]
-      if count != 1 { violation("error \(id) was handled or reported \(count) times") }
+      if error.cancelled ? count != 0 : mustBeAccounted(error) ? count != 1 : count > 1 {
+        violation(
+          "error \(id) was handled or reported \(count) times (cancelled: \(error.cancelled))")
+      }
     }
-    for id in Set(errors.caught.keys).union(reported.keys) where !errors.thrown.contains(id) {
+    for id in Set(errors.caught.keys).union(reported.keys) where errors.thrown[id] == nil {
       violation("error \(id) was handled but never thrown")
     }
   }
@@ -862,7 +882,7 @@ final class StormRunner {
           }
         }
       }
-      if run.throwsAtEnd { throw shared.newError() }
+      if run.throwsAtEnd { throw shared.newError(instance: instance, generation: generation) }
     }
   }
 

@@ -7,7 +7,7 @@ import Testing
 ///
 /// Sleepers register under a lock; `advance(by:)` resumes every sleeper whose deadline has
 /// passed. A sleep cancelled before or after it registered throws `CancellationError`.
-final class TestClock: Clock, @unchecked Sendable {
+final class ManualClock: Clock, @unchecked Sendable {
   struct Instant: InstantProtocol {
     var offset: Duration
     func advanced(by duration: Duration) -> Self { Self(offset: offset + duration) }
@@ -126,7 +126,7 @@ func capturingReports<R>(
 ) async rethrows -> (result: R, reports: [String]) {
   let reports = Recorder<String>()
   let result = try await miniReduxReporter.withValue(
-    { reports.append($0) }, operation: body, isolation: isolation)
+    { message, _ in reports.append(message) }, operation: body, isolation: isolation)
   return (result, reports.values)
 }
 

@@ -436,7 +436,7 @@ struct TestStoreFinishTests {
   func releasedWithoutFinish() async throws {
     let gate = Gate()
     let reports = Recorder<String>()
-    try await miniReduxReporter.withValue({ reports.append($0) }) {
+    try await miniReduxReporter.withValue({ message, _ in reports.append(message) }) {
       // Given: a store whose finish() already reported its effect (still winding down), then
       // one with an effect running and actions not received, released without finish().
       do {
@@ -467,8 +467,9 @@ struct TestStoreFinishTests {
     #expect(
       reports.values == [
         """
-        MiniRedux: a TestStore was released with this not accounted for; end the test with \
-        `try await store.finish()`:
+        MiniRedux: the TestStore created at MiniReduxTests/TestStoreTests.swift:459 was released \
+        with this not accounted for; end the test with `try await store.finish()`. The test \
+        process will exit with status 1.
           1 effect of .wait (sent at App/FeatureTests.swift:7) still running
           .increment received but not asserted
           .increment received but not asserted
@@ -601,7 +602,7 @@ struct TestStoreFeatureTests {
         try await store.receive(.ping(3))
       }
       #expect(failure?.message == "receive: expected .ping(3), but received .ping(2)")
-      try await store.send(.ping(2)) { $0 = 2 }
+      try await store.send(.ping(2))
       try await store.finish()
     }
   #endif

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import MiniRedux
+
+/// A timer that ticks on the clock it is given until it is stopped.
+enum Ticking {
+  struct State: Equatable { var ticks = 0 }
+  enum Action: Equatable, Sendable { case start, tick, stop }
+  enum CancelID { case timer }
+
+  static func reducer(clock: some Clock<Duration>)
+    -> @MainActor (inout State, Action) -> Effect<Action>
+  {
+    { state, action in
+      switch action {
+      case .start:
+        return .run { send in
+          while true {
+            try await clock.sleep(for: .seconds(1))
+            await send(.tick)
+          }
+        }
+        .cancellable(id: CancelID.timer)
+      case .tick:
+        state.ticks += 1
+        return .none
+      case .stop:
+        return .cancel(id: CancelID.timer)
+      }
+    }
+  }
+}
+
+@MainActor
+@Suite("TestClock: time a test controls, with no polling")
+struct ClockTests {
+  /// How many times the loop runs each test: `.ci/run` sets 1,000 in a step of its own.
+  static let iterations =
+    ProcessInfo.processInfo.environment["MINIREDUX_CLOCK_ITERATIONS"].flatMap { Int($0) } ?? 20
+
+  @Test("a debounce test written the obvious way passes every time")
+  func debounce() async throws {
+    for _ in 0..<Self.iterations {
+      let clock = TestClock()
+      let store = TestStore(
+        initialState: Search.State(), Search.reducer(clock: clock) { query in ["\(query)!"] })
+      store.timeout = patience
+      try await store.send(.queryChanged("b")) { $0.query = "b" }
+      try await store.send(.queryChanged("ba")) { $0.query = "ba" }
+      await clock.advance(by: .milliseconds(300))
+      try await store.receive(.resultsLoaded(["ba!"])) { $0.results = ["ba!"] }
+      try await store.finish()
+    }
+  }
+
+  @Test("a timer test written the obvious way passes every time, one tick per deadline")
+  func timer() async throws {
+    for _ in 0..<Self.iterations {
+      let clock = TestClock()
+      let store = TestStore(initialState: Ticking.State(), Ticking.reducer(clock: clock))
+      store.timeout = patience
+      try await store.send(.start)
+      await clock.advance(by: .milliseconds(999))
+      await clock.advance(by: .milliseconds(1))
+      try await store.receive(.tick) { $0.ticks = 1 }
+      await clock.advance(by: .seconds(3))
+      try await store.receive(.tick) { $0.ticks = 2 }
+      try await store.receive(.tick) { $0.ticks = 3 }
+      try await store.receive(.tick) { $0.ticks = 4 }
+      try await store.send(.stop)
+      try await store.finish()
+    }
+  }
+
+  @Test("advance moves now deadline by deadline, and a sleep already due returns at once")
+  func now() async throws {
+    let clock = TestClock()
+    let start = clock.now
+    await clock.advance(by: .seconds(5))
+    #expect(clock.now == start.advanced(by: .seconds(5)))
+    try await clock.sleep(until: start.advanced(by: .seconds(1)))
+  }
+
+  @Test("a sleep cancelled before or while it waits throws CancellationError")
+  func cancelledSleep() async throws {
+    let clock = TestClock()
+    let early = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      try await clock.sleep(for: .seconds(1))
+    }
+    await #expect(throws: CancellationError.self) { try await early.value }
+    let waiting = Task { try await clock.sleep(for: .seconds(1)) }
+    waiting.cancel()
+    await #expect(throws: CancellationError.self) { try await waiting.value }
+    await clock.advance(by: .seconds(2))
+  }
+}
