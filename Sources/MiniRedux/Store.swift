@@ -135,7 +135,8 @@ public typealias Reducer<State, Action: Sendable> =
   public func send(_ action: Action) -> StoreTask {
     // NB: A Swift 5 app may call this off the main actor, with only a warning: debug builds stop.
     #if DEBUG
-      MainActor.assertIsolated("MiniRedux: Store.send was called off the main actor; send from it")
+      let isMain = DispatchQueue.getSpecific(key: mainQueueKey) == true
+      precondition(isMain, "MiniRedux: Store.send was called off the main actor; send from it")
     #endif
     return forward(action)
   }

@@ -481,6 +481,39 @@ struct ErrorTests {
     #expect(store.snapshot.effects == 0)
   }
 
+  @Test("a cancelled effect is silent: what it throws is not reported, its handler is not called")
+  func cancelledIsSilent() async {
+    // Given: effects that throw their own error once cancelled, as URLSession throws
+    // URLError.cancelled, one with a handler and one without.
+    let (store, gate, handled) = (makeStore(), Gate(), Recorder<String>())
+    let (_, reports) = await capturingReports {
+      let tasks = [
+        store.send(
+          .start(
+            .run { _ in
+              await gate.wait()
+              throw Failure()
+            } catch: { _, _ in
+              handled.append("handled")
+            })),
+        store.send(
+          .start(
+            .run { _ in
+              await gate.wait()
+              if Task.isCancelled { throw Failure() }
+            })),
+      ]
+      // When: they are cancelled, then throw.
+      for task in tasks { task.cancel() }
+      gate.open()
+      for task in tasks { await task.finish() }
+    }
+    // Then: nothing is reported or handled.
+    #expect(reports.isEmpty)
+    #expect(handled.values.isEmpty)
+    #expect(store.snapshot.effects == 0)
+  }
+
   @Test("CancellationError is silent")
   func cancellationIsSilent() async {
     let store = makeStore()

@@ -329,3 +329,54 @@ struct ReducerMisuseTests {
     }
   }
 }
+
+@Suite("Seeing what a store does")
+struct VisibilityTests {
+  @Test(
+    "send off the main actor, as a Swift 5 app can, stops a debug build with a MiniRedux message")
+  func sendOffMain() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let store = await Store<Int, Int>(initialState: 0) { count, action in
+        count += action
+        return .none
+      }
+      // NB: What a Swift 5 app compiles with a warning: a main-actor method called elsewhere.
+      let isolated: @MainActor (Int) -> Void = { _ = store.send($0) }
+      let send = unsafeBitCast(isolated, to: (@Sendable (Int) -> Void).self)
+      await Task.detached { send(1) }.value
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("MiniRedux: Store.send was called off the main actor; send from it"))
+  }
+
+  @Test("printChanges prints each action and the diff of the state it caused, or that it made none")
+  func printChanges() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      struct State {
+        var count = 0
+        var name = "a"
+      }
+      await MainActor.run {
+        let reduce: Reducer<State, Int> = { state, action in
+          state.count += action
+          return .none
+        }
+        let store = Store(initialState: State(), MiniRedux.printChanges(reduce))
+        store.send(1)
+        store.send(0)
+      }
+    }
+    let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+    #expect(
+      output == """
+        received 1
+          State(
+        -   count: 0
+        +   count: 1
+            name: "a"
+          )
+        received 0 (no change)
+
+        """)
+  }
+}

@@ -116,6 +116,31 @@ struct TestStoreSendTests {
     try await store.finish()
   }
 
+  @Test("a closure on an action that changed nothing fails: it asserts nothing")
+  func assertsNothing() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = patience
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.send(.incrementTwiceViaSend) { _ in }
+    }
+    #expect(
+      failure?.message.hasPrefix("send(.incrementTwiceViaSend): expected the state to change")
+        == true)
+    let received = await #expect(throws: TestStoreFailure.self) {
+      try await store.receive(.increment) { $0.count = 1 }
+      try await store.receive(.increment) { $0.count = 2 }
+      try await store.send(.wait) { $0.count = 2 }
+    }
+    #expect(received?.message.hasPrefix("send(.wait): expected the state to change") == true)
+    // With exhaustivity off, a closure that holds is enough.
+    store.exhaustivity = .off
+    try await store.send(.increment) { $0.count = 3 }
+    try await store.send(.increment) { _ in }
+    gate.open()
+    try await store.finish()
+  }
+
   @Test("the diff of nested structs and arrays marks only the lines that differ")
   func nestedDiff() async throws {
     struct Row: Equatable {
@@ -456,7 +481,9 @@ struct TestStoreFinishTests {
         await #expect(throws: TestStoreFailure.self) { try await store.send(.increment) }
       }
       do {
-        let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+        let store = TestStore(
+          initialState: Gated.State(), fileID: "App/FeatureTests.swift", line: 3,
+          Gated.reducer(gate))
         store.timeout = patience
         try await store.send(.wait, fileID: "App/FeatureTests.swift", line: 7)
         try await store.send(.incrementTwiceViaSend)
@@ -467,9 +494,9 @@ struct TestStoreFinishTests {
     #expect(
       reports.values == [
         """
-        MiniRedux: the TestStore created at MiniReduxTests/TestStoreTests.swift:459 was released \
-        with this not accounted for; end the test with `try await store.finish()`. The test \
-        process will exit with status 1.
+        MiniRedux: the TestStore created at App/FeatureTests.swift:3 was released with this not \
+        accounted for; end the test with `try await store.finish()`. The test process will exit \
+        with status 1.
           1 effect of .wait (sent at App/FeatureTests.swift:7) still running
           .increment received but not asserted
           .increment received but not asserted
