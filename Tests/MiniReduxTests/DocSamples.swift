@@ -1212,3 +1212,236 @@ enum ChildSamples {
       embed: Action.row, child: Row.reduce)
   }
 }
+
+// Sample: NavigationAndChildFeatures.md
+/// The app of the article: a timer presented as a sheet, and a stack of screens.
+enum NavigationArticle {
+  enum Timer {
+    struct State: Equatable, Identifiable {
+      let id: Int
+      var seconds = 0
+    }
+    enum Action: Sendable {
+      case onAppear, tick, closeTapped, delegate(Delegate)
+      enum Delegate: Sendable { case close }
+    }
+
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+      switch action {
+      case .onAppear:
+        return .run { send in
+          while true {
+            try await Task.sleep(for: .seconds(1))
+            await send(.tick)
+          }
+        }
+      case .tick:
+        state.seconds += 1
+        return .none
+      case .closeTapped:
+        return .send(.delegate(.close))
+      case .delegate:
+        return .none
+      }
+    }
+  }
+
+  enum Screen {
+    struct State: Equatable, Identifiable {
+      let id: Int
+      var title = ""
+    }
+    enum Action: Sendable { case titleChanged(String) }
+
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+      switch action {
+      case .titleChanged(let title):
+        state.title = title
+        return .none
+      }
+    }
+  }
+
+  enum App {
+    struct State: Equatable {
+      var timer: Timer.State?
+      var path: [Screen.State] = []
+    }
+    enum Action: Sendable {
+      case showTimer, dismissTimer, timer(Timer.Action)
+      case push(Int), popTo(count: Int), path(id: Int, Screen.Action)
+    }
+
+    static func core(_ state: inout State, _ action: Action) -> Effect<Action> {
+      switch action {
+      case .showTimer:
+        state.timer = Timer.State(id: 1)
+      case .dismissTimer, .timer(.delegate(.close)):
+        state.timer = nil
+      case .push(let id):
+        state.path.append(Screen.State(id: id))
+      case .popTo(let count):
+        state.path.removeLast(state.path.count - count)
+      case .timer, .path:
+        break
+      }
+      return .none
+    }
+
+    static let withTimer = ifLet(
+      core, state: \.timer, action: { if case .timer(let a) = $0 { a } else { nil } },
+      embed: Action.timer, child: Timer.reduce)
+    static let reduce = forEach(
+      withTimer, state: \.path,
+      action: { if case .path(let id, let a) = $0 { (id, a) } else { nil } },
+      embed: Action.path, child: Screen.reduce)
+  }
+
+  /// A dictionary of rows, embedded through its values.
+  enum Keyed {
+    struct State { var rows: [Int: Screen.State] = [1: Screen.State(id: 1)] }
+    enum Action: Sendable { case row(id: Int, Screen.Action) }
+    static func core(_ state: inout State, _ action: Action) -> Effect<Action> { .none }
+    static let reduce = forEach(
+      core, state: \.rows.values,
+      action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
+      embed: Action.row, child: Screen.reduce)
+  }
+
+  #if canImport(SwiftUI)
+    struct TimerView: View {
+      let store: Store<Timer.State, Timer.Action>
+      var body: some View { Text("\(store.state.seconds)") }
+    }
+    struct HomeView: View {
+      let store: Store<App.State, App.Action>
+      var body: some View { Button("Timer") { store.send(.showTimer) } }
+    }
+    struct ScreenView: View {
+      let store: Store<Screen.State, Screen.Action>
+      var body: some View { Text(store.state.title) }
+    }
+    struct AppView: View {
+      let store: Store<App.State, App.Action>
+      var body: some View {
+        VStack {
+          NavigationStack(
+            path: Binding(
+              get: { store.state.path.map(\.id) }, set: { store.send(.popTo(count: $0.count)) })
+          ) {
+            HomeView(store: store)
+              .navigationDestination(for: Int.self) { id in
+                if let screen = store.scope(
+                  state: { $0.path.first { $0.id == id } }, action: { .path(id: id, $0) })
+                {
+                  ScreenView(store: screen)
+                }
+              }
+          }
+          .sheet(
+            item: Binding(
+              get: { store.state.timer }, set: { if $0 == nil { store.send(.dismissTimer) } })
+          ) { _ in
+            if let timer = store.scope(state: \.timer, action: App.Action.timer) {
+              TimerView(store: timer)
+            }
+          }
+          List(store.state.path) { screen in
+            if let row = store.scope(
+              state: { $0.path.first { $0.id == screen.id } },
+              action: { .path(id: screen.id, $0) })
+            {
+              TextField(
+                "Title",
+                text: Binding(get: { row.state.title }, set: { row.send(.titleChanged($0)) }))
+            }
+          }
+        }
+      }
+    }
+  #endif
+}
+
+@MainActor
+@Suite("Doc samples: navigation and child features")
+struct NavigationArticleSamples {
+  typealias App = NavigationArticle.App
+  typealias Timer = NavigationArticle.Timer
+
+  @Test("the sheet's timer ends with the sheet; a test of the dismissal needs no manual cancel")
+  func dismissal() async throws {
+    let store = TestStore(initialState: App.State(), App.reduce)
+    try await store.send(.showTimer) { $0.timer = Timer.State(id: 1) }
+    try await store.send(.timer(.onAppear))
+    try await store.send(.dismissTimer) { $0.timer = nil }
+    try await store.finish()
+  }
+
+  @Test("the views' expressions, outside SwiftUI: bindings read state and send actions")
+  func viewExpressions() {
+    let store = Store(initialState: App.State(), App.reduce)
+    store.send(.showTimer)
+    store.send(.push(1))
+    store.send(.push(2))
+    // The navigation path's binding, the destination's scope and the sheet's scope.
+    let path = { store.state.path.map(\.id) }
+    let setPath = { (ids: [Int]) in store.send(.popTo(count: ids.count)) }
+    let id = 2
+    let screen = store.scope(
+      state: { $0.path.first { $0.id == id } }, action: { .path(id: id, $0) })
+    let timer = store.scope(state: \.timer, action: App.Action.timer)
+    #expect(path() == [1, 2] && screen?.state.id == 2 && timer?.state.id == 1)
+    // The text field's binding.
+    let row = screen!
+    let setTitle = { (title: String) in row.send(.titleChanged(title)) }
+    setTitle("Inbox")
+    #expect(row.state.title == "Inbox")
+    setPath([1])
+    #expect(store.state.path.map(\.id) == [1] && row.state.title == "Inbox")
+    let keyed = Store(initialState: NavigationArticle.Keyed.State(), NavigationArticle.Keyed.reduce)
+    keyed.send(.row(id: 1, .titleChanged("Keyed")))
+    #expect(keyed.state.rows[1]?.title == "Keyed")
+  }
+}
+
+// Sample: GettingStarted.md, what the compiler asks of an action
+/// An error carried as an `Equatable` value, so that a test store can receive it.
+enum ErrorAction {
+  struct LoadError: Error, Equatable, Sendable { let message: String }
+
+  enum Action: Equatable, Sendable {
+    case loadTapped
+    case loaded(Result<String, LoadError>)
+  }
+
+  struct Offline: Error, CustomStringConvertible { var description: String { "offline" } }
+
+  static func reduce(_ state: inout String, _ action: Action) -> Effect<Action> {
+    let load: @Sendable () async throws -> String = { throw Offline() }
+    switch action {
+    case .loadTapped:
+      return .run { send in
+        await send(.loaded(.success(try await load())))
+      } catch: { error, send in
+        await send(.loaded(.failure(LoadError(message: "\(error)"))))
+      }
+    case .loaded(let result):
+      state = (try? result.get()) ?? "failed"
+      return .none
+    }
+  }
+}
+
+@MainActor
+@Suite("Doc samples: errors as actions")
+struct ErrorActionSamples {
+  @Test("an error carried as an Equatable value is received like any action")
+  func receivesError() async throws {
+    typealias LoadError = ErrorAction.LoadError
+    let store = TestStore(initialState: "", ErrorAction.reduce)
+    store.timeout = patience
+    try await store.send(.loadTapped)
+    try await store.receive(.loaded(.failure(LoadError(message: "offline")))) { $0 = "failed" }
+    try await store.finish()
+  }
+}
