@@ -11,12 +11,8 @@
   import Darwin
 #endif
 
-/// Work a reducer asks its store to do once it has changed the state.
-///
-/// An effect is a value: nothing runs until the ``Store`` that called the reducer starts it, right
-/// after the reducer returns. Effects compose, are cancelled by id, and send actions back through
-/// ``Send``; <doc:Guarantees> says what a store promises about them.
-///
+/// Work a reducer asks its store to do once it has changed the state: a value, which the store
+/// starts right after the reducer returns (<doc:Guarantees>, <doc:EffectsAndCancellation>).
 /// ```swift
 /// case .getQuoteTapped:
 ///   state = "Loading..."
@@ -36,7 +32,6 @@ public struct Effect<Action: Sendable>: Sendable {
 
 extension Effect {
   /// An effect that does nothing: what a reducer returns when an action only changes state.
-  ///
   /// ```swift
   /// case .incrementTapped:
   ///   state.count += 1
@@ -46,7 +41,6 @@ extension Effect {
 
   /// An effect that runs `operation` off the main actor; each `await send(action)` in it hops to
   /// the main actor and reduces `action` before returning, unless the effect was cancelled.
-  ///
   /// ```swift
   /// case .loadUser:
   ///   return .run { send in
@@ -55,13 +49,11 @@ extension Effect {
   ///     await send(.loadFailed("\(error)"))
   ///   }
   /// ```
-  ///
   /// - Parameters:
   ///   - priority: The priority of the operation's task.
   ///   - operation: The work, which gets a ``Send`` to send actions back.
-  ///   - handler: Gets what the operation throws, unless it is a `CancellationError` or the effect
-  ///     was cancelled; without one, the error goes to standard error with the action that started
-  ///     the effect.
+  ///   - handler: Gets what `operation` throws, unless it is a `CancellationError` or the effect
+  ///     was cancelled; without one, the error goes to standard error.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @concurrent @Sendable (_ send: Send<Action>) async throws -> Void,
@@ -73,7 +65,6 @@ extension Effect {
   }
 
   /// An effect that sends `action` back, reduced before the `send` that produced it returns.
-  ///
   /// ```swift
   /// case .saveTapped:
   ///   return .send(.delegate(.saved))
@@ -85,14 +76,12 @@ extension Effect {
 
 extension Effect {
   /// An effect that starts all of `effects` at once, and ends when all of them have ended.
-  ///
   /// ```swift
   /// return .merge(.send(.started), .run { send in await send(.loaded(try await load())) })
   /// ```
   public static func merge(_ effects: Self...) -> Self { merge(effects) }
 
   /// An effect that starts all of `effects` at once, and ends when all of them have ended.
-  ///
   /// ```swift
   /// return .merge(
   ///   queries.map { query in
@@ -105,14 +94,12 @@ extension Effect {
 
   /// An effect that starts each of `effects` once the previous one, and what it contains, has
   /// ended (not what its actions started); once cancelled, it starts no more.
-  ///
   /// ```swift
   /// return .concatenate(.run { _ in try await save() }, .send(.saved))
   /// ```
   public static func concatenate(_ effects: Self...) -> Self { concatenate(effects) }
 
   /// An effect that starts each of `effects` once the previous one has ended.
-  ///
   /// ```swift
   /// return .concatenate(drafts.map { draft in .run { _ in try await save(draft) } })
   /// ```
@@ -127,9 +114,7 @@ extension Effect {
     return parts.count > 1 ? Self(operation: make(Parts(parts))) : parts.first ?? .none
   }
 
-  /// The same work, under the same ids, sending `transform(action)` for each `action`: how a
-  /// parent runs a child's effects.
-  ///
+  /// The same work, under the same ids, sending `transform(action)` for each `action`.
   /// ```swift
   /// case .counter(let action):
   ///   return counterReducer(&state.counter, action).map(AppAction.counter)
@@ -143,8 +128,7 @@ extension Effect {
     -> Effect<T>
   {
     guard parts != nil else { return map(transform, rename, parts: []) }
-    // NB: Loops, not recursion, as everything that walks an effect: one lists the effects
-    // parents first, the other maps them children first.
+    // NB: Loops, not recursion, as all walks of an effect: list parents first, map children first.
     var (effects, pending) = ([Self](), [self])
     while let effect = pending.popLast() {
       effects.append(effect)
@@ -186,10 +170,8 @@ extension Effect {
   /// This effect, with everything it contains registered under `id` the moment it starts, so that
   /// `.cancel(id:)`, even later in the same reducer output, finds it.
   ///
-  /// What the effect's actions start is not contained in it. Wrappers nest: an effect inside two
-  /// is cancelled by either id. `cancelInFlight` never cancels this effect, nor a wrapper around
-  /// it. Ids compare by type and value, per store: `1` and `1.0` differ; `AnyHashable`s do not.
-  ///
+  /// What the effect's actions start is not contained in it; `cancelInFlight` never cancels this
+  /// effect, nor a wrapper around it. Ids compare by type and value, per store (<doc:Guarantees>).
   /// ```swift
   /// enum CancelID { case search }
   ///
@@ -209,7 +191,6 @@ extension Effect {
 
   /// An effect that cancels the effects running under `id`; what their actions started keeps
   /// running, as part of the ``StoreTask`` it descends from.
-  ///
   /// ```swift
   /// case .stopTapped:
   ///   return .cancel(id: CancelID.timer)
@@ -219,9 +200,7 @@ extension Effect {
   }
 
   /// This effect after a sleep of `duration` on `clock`, all cancellable under `id` with
-  /// `cancelInFlight: true`: a newer debounced effect replaces it. A duration longer than
-  /// `Int64.max / 4` seconds waits that long.
-  ///
+  /// `cancelInFlight: true`: a newer debounced effect replaces it.
   /// ```swift
   /// case .queryChanged(let query):
   ///   return .run { send in await send(.results(try await api.search(query))) }
@@ -239,10 +218,8 @@ extension Effect {
 
 // MARK: - Send
 
-/// Sends actions from an effect's operation back into its store: `await send(action)` hops to the
-/// main actor and returns once `action` is reduced. It does nothing once the effect is cancelled
-/// or the store is gone.
-///
+/// Sends actions from an effect's operation back into its store, on the main actor; it does
+/// nothing once the effect is cancelled or the store is gone.
 /// ```swift
 /// return .run { send in
 ///   for await value in values {
@@ -272,7 +249,6 @@ extension Send {
 // MARK: - The effect description
 
 extension Effect {
-  /// What an effect does. Composite effects keep their parts in a `Parts` box.
   // NB: Only `send` and `run` are `indirect`: then the enum's layout does not depend on `Action`,
   // telling its case needs no type lookup at run time, and an action may carry an effect.
   enum Operation: Sendable {
@@ -289,12 +265,10 @@ extension Effect {
   typealias Handler = @concurrent @Sendable (any Error, Send<Action>) async -> Void
 
   /// The parts of a composite effect: a `cancellable`'s one part is `first`, with no array.
-  // NB: `deinit` releases a deep tree in a loop, where the deinitializers Swift writes would call
-  // one another, a stack frame a level; the parts change only there.
+  // NB: `deinit` releases a deep tree in a loop, not recursively; the parts change only there.
   nonisolated final class Parts: @unchecked Sendable {
     private(set) var first: Effect
     private(set) var others: [Effect]
-    /// How many boxes deep the tree below is.
     let height: Int
 
     init(_ first: Effect, _ others: [Effect], height: Int? = nil) {
@@ -303,7 +277,6 @@ extension Effect {
     }
 
     convenience init(_ effects: [Effect]) { self.init(effects[0], Array(effects.dropFirst())) }
-
     var effects: [Effect] { [first] + others }
 
     deinit {
@@ -330,10 +303,7 @@ extension Effect {
 
   var isNone: Bool { if case .none = operation { true } else { false } }
 
-  /// Runs an operation, and sends what it throws to the handler, else to standard error, unless it
-  /// is a `CancellationError` or the effect was cancelled.
-  // NB: `isolation: nil` runs this, and the operation, on the global executor, also under
-  // `NonisolatedNonsendingByDefault` and `-default-isolation MainActor`.
+  // NB: `isolation: nil` runs this and the operation on the global executor in every compile mode.
   static func perform(
     _ body: Body, _ handler: Handler?, _ send: Send<Action>, startedBy origin: Action,
     isolation: isolated (any Actor)? = nil
@@ -355,13 +325,10 @@ extension Effect {
 }
 
 /// A cancellation id, compared by its type and its value.
-// NB: The value is in a box that hashes it once, when the id is made, and compares it with no
-// dynamic cast. Ids need not be `Sendable` (under `-default-isolation MainActor`, `enum CancelID`
-// is `Hashable` on the main actor only): the value is `sending`, hashed in its maker's isolation,
-// then only compared, by the store, on the main actor.
+// NB: A box hashes the value once, when the id is made, and compares it with no dynamic cast. The
+// value is `sending`, not `Sendable`: hashed in its maker's isolation, then only compared.
 struct EffectID: Hashable, Sendable {
   private let box: IDBox
-
   init<Value: Hashable>(_ value: sending Value) { box = TypedIDBox(value, child: nil) }
 
   /// The id of an embedded child's effects: the embedding's `scope` and the child's `key` there.
@@ -426,7 +393,6 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   private(set) weak var registry: Registry?
   private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
   private var nextWaiterID = 0
-
   init(_ registry: Registry) { self.registry = registry }
 
   /// Whether ``cancel()`` was called, or every effect was cancelled before one finished.
@@ -470,8 +436,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
     }
   }
 
-  /// Returns once nothing is left, or at once if the waiting task is cancelled, which cancels
-  /// the rest.
+  /// Returns once nothing is left; if the waiting task is cancelled, at once, cancelling the rest.
   func wait() async {
     guard count > 0 else { return }
     let id = nextWaiterID
@@ -489,9 +454,8 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
 
 /// One effect in flight: a `.run` and its task, or a concatenation and its current step.
 @MainActor final class Job {
-  /// Where the effect is in its life; it moves on only through ``cancel()`` and ``end()``.
-  /// `running`: registered under its ids, what it sends is reduced. `cancelled`: unregistered
-  /// and dropping what it sends, until its operation returns or its step ends. `ended`: out of its
+  /// Moves on only through ``cancel()`` and ``end()``. `running`: registered, what it sends is
+  /// reduced. `cancelled`: unregistered, dropping what it sends until it ends. `ended`: out of its
   /// cause and its concatenation's step; a send after a normal end is misuse.
   enum Phase: Equatable { case running, cancelled, ended(wasCancelled: Bool) }
 
@@ -506,8 +470,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   /// Its index in its registry, and its neighbours in its cause's list.
   var slot = -1
   var next: Job?
-  // NB: Unsafe, as the cause's list keeps its members alive; `unowned` would count references on
-  // every effect for nothing.
+  // NB: Unsafe, as the cause's list keeps it alive; `unowned` would count references for nothing.
   unowned(unsafe) var previous: Job?
 
   init(cause: Cause, parent: Job?, ids: [EffectID]) {
@@ -516,16 +479,14 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
     parent?.stepCount += 1
   }
 
-  /// Returns whether the effect was running, so that the caller unregisters it and cancels its
-  /// task.
+  /// Returns whether the effect was running: then the caller unregisters it and cancels its task.
   func cancel() -> Bool {
     guard phase == .running else { return false }
     phase = .cancelled
     return true
   }
 
-  /// Leaves the cause and the step; returns whether the effect was running, so that the caller
-  /// unregisters it.
+  /// Leaves the cause and the step; returns whether it was running: then the caller unregisters it.
   func end() -> Bool {
     if case .ended = phase { preconditionFailure("Internal inconsistency in MiniRedux") }
     let wasRunning = phase == .running
@@ -535,8 +496,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
     return wasRunning
   }
 
-  /// Ends a `.run` whose operation returned; once its store is gone, also the concatenations
-  /// whose step that empties.
+  /// Ends a returned `.run`; with its store gone, also the concatenations whose step it empties.
   func operationReturned() {
     if let registry = cause.registry { return registry.end(self) }
     var job: Job? = self
@@ -547,15 +507,13 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   }
 }
 
-/// The effects of one store in flight, and the ids they run under; released with its store, it
-/// cancels them.
-@MainActor final class Registry {
+/// The effects of one store in flight, by id; released with its store, it cancels them.
+@usableFromInline @MainActor final class Registry {
   /// NB: `deinit` may read only `Sendable` values, so the tasks are here, each at its job's slot.
   private var jobs: [(job: Job, task: Task<Void, Never>?)] = []
-  /// The jobs under each id.
   private var byID: [EffectID: [ObjectIdentifier: Job]] = [:]
   /// The embedded children with effects in flight: their ids, by embedding and key.
-  private(set) var children: [AnyHashable: [AnyHashable: EffectID]] = [:]
+  @exclusivity(unchecked) private(set) var children: [AnyHashable: [AnyHashable: EffectID]] = [:]
   /// Moves on a concatenation whose step has ended; set by the store's runtime.
   var stepEnded: @MainActor (Job) -> Void = { _ in }
   /// Where a test store runs effects' operations: a `TestExecutor`.
@@ -576,6 +534,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
     for id in job.ids {
       if byID[id] == nil, let child = id.child {
         children[child.scope, default: [:]][child.key] = id
+        Self.childrenInFlight += 1
       }
       byID[id, default: [:]][.init(job)] = job
     }
@@ -594,6 +553,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
       byID[id] = nil
       if let child = id.child {
         children[child.scope]![child.key] = nil
+        Self.childrenInFlight -= 1
         if children[child.scope]!.isEmpty { children[child.scope] = nil }
       }
     }
@@ -605,8 +565,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
     if let parent = job.parent, parent.stepCount == 0 { stepEnded(parent) }
   }
 
-  /// Cancels every effect running under `id`, but the concatenations that `step` is part of: a
-  /// `cancelInFlight` inside a concatenation never cancels it.
+  /// Cancels every effect running under `id` but the concatenations that `step` is part of.
   func cancel(_ id: EffectID, around step: Job?) {
     for job in byID[id]?.values ?? [:].values {
       var outer = step
@@ -629,7 +588,7 @@ extension Registry {
   }
 
   /// Runs `reduce`, a child's reducer, and returns its effect, embedded.
-  static func run<Action, ChildAction>(
+  @usableFromInline static func run<Action, ChildAction>(
     _ path: AnyKeyPath, _ key: AnyHashable, _ embed: @escaping @Sendable (ChildAction) -> Action,
     _ reduce: () -> Effect<ChildAction>
   ) -> Effect<Action> {
@@ -642,13 +601,17 @@ extension Registry {
     return effect.map(embed) { $0.child == nil ? EffectID([id, $0]) : $0 }.cancellable(id)
   }
 
+  /// How many embedded children of all stores have effects in flight: when none, a send through
+  /// an embedding checks nothing more.
+  // NB: Of all stores, as reading the children of the one whose reducer runs costs four
+  // reference counts per send.
+  @usableFromInline static var childrenInFlight = 0
+
   /// Cancels the effects of the children of the embedding at `path` that `isPresent` says are
   /// gone, and of `touched`, the child just reduced, if it is.
-  static func cancelGone<Action>(
+  @usableFromInline static func cancelGone<Action>(
     _ path: AnyKeyPath, _ touched: AnyHashable?, isPresent: (AnyHashable) -> Bool
   ) -> Effect<Action> {
-    // NB: Most sends find no child in flight, and make no scope.
-    guard touched != nil || reducing?.children.isEmpty == false else { return .none }
     let scope = scope(path)
     var gone = reducing?.children[scope]?.filter { !isPresent($0.key) }.map(\.value) ?? []
     if let touched, reducing?.children[scope]?[touched] == nil, !isPresent(touched) {
@@ -658,27 +621,23 @@ extension Registry {
   }
 
   /// Who a present child is: the same while present, and, if `Identifiable`, while its `id` is.
-  static func key<Child>(of child: Child?) -> AnyHashable? {
+  @usableFromInline static func key<Child>(of child: Child?) -> AnyHashable? {
     child.map { ($0 as? any Identifiable).map { id(of: $0) } ?? AnyHashable(true) }
   }
 
   private static func id(of child: some Identifiable) -> AnyHashable { child.id }
 
-  /// Drops an action for a child that is gone, and reports it.
-  static func drop<Action>(_ action: Action, _ reason: String) -> Effect<Action> {
-    let message = """
-      MiniRedux: dropped \(Dump.line(action)), as \(reason): the child it is for is \
-      gone. A view that sends after its child was dismissed or removed is the usual cause.
-      """
+  @usableFromInline static func drop<Action>(_ action: Action, _ reason: String) -> Effect<Action> {
+    let message =
+      "MiniRedux: dropped \(Dump.line(action)), as \(reason): the child it is for is gone. A "
+      + "view that sends after its child was dismissed or removed is the usual cause."
     if let reducing { reducing.report(message) } else { miniReduxReport(message) }
     return .none
   }
 }
 
 /// Where MiniRedux reports misuse and uncaught errors: standard error, unless a test replaces it.
-/// A report that `fails` also makes the process exit with status 1 when it ends, after a test
-/// framework printed its results: how a test store left with work fails `swift test`, with no test
-/// framework linked.
+/// A report that `fails` also makes the process exit with status 1 at its end: `swift test` fails.
 nonisolated let miniReduxReporter = TaskLocal<@Sendable (String, _ fails: Bool) -> Void>(
   wrappedValue: { message, fails in
     var line = message + "\n"
@@ -705,9 +664,7 @@ nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
 
 #if canImport(Combine)
   extension Effect {
-    /// An effect that sends every value `createPublisher()` emits, until it completes or the
-    /// effect is cancelled.
-    ///
+    /// An effect sending each value `createPublisher()` emits, until it completes or is cancelled.
     /// ```swift
     /// case .listen:
     ///   return .publisher { [1, 2, 3].publisher.map(Action.heard) }

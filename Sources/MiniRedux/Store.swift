@@ -2,7 +2,6 @@
 
 import Dispatch
 import Observation
-import Synchronization
 
 #if canImport(Combine)
   import Combine
@@ -10,7 +9,6 @@ import Synchronization
 
 /// A reducer: it changes the state for an action, on the main actor, and returns the effect that
 /// the store runs next.
-///
 /// ```swift
 /// let reduce: Reducer<Int, Bool> = { count, increment in
 ///   count += increment ? 1 : -1
@@ -24,9 +22,7 @@ public typealias Reducer<State, Action: Sendable> =
 /// effects the reducer returns.
 ///
 /// A store does everything on the main actor, one action at a time, in the order sent
-/// (<doc:Guarantees> has its rules). It is `Observable`, an `ObservableObject` where Combine
-/// exists, and code without SwiftUI can ``subscribe(_:)`` to it.
-///
+/// (<doc:Guarantees>); it is `Observable`, and an `ObservableObject` where Combine exists.
 /// ```swift
 /// let store = Store<State, Action>(initialState: State()) { state, action in
 ///   switch action {
@@ -38,9 +34,7 @@ public typealias Reducer<State, Action: Sendable> =
 /// store.send(.incrementTapped)
 /// print(store.state.count)  // 1
 /// ```
-///
-/// > Important: Inside the reducer, use the `inout` state it is given: reading `store.state`
-/// > there stops the program with a message that says so.
+/// > Important: Reading `store.state` inside the reducer stops the program; use its `inout` state.
 @MainActor public final class Store<State, Action: Sendable> {
   /// The current state, changed only by reducing an action; a scoped store reads it through its
   /// parent, so it is never stale.
@@ -51,8 +45,7 @@ public typealias Reducer<State, Action: Sendable> =
     return read()
   }
 
-  /// How this store reads its state, tells whether its reducer has it now, and sends: through its
-  /// own runtime, or through its parent. Chosen at init.
+  /// Through its own runtime, or through its parent, as chosen at init.
   private let read: @MainActor () -> State
   private let isReducing: @MainActor () -> Bool
   private let forward: @MainActor (Action) -> StoreTask
@@ -64,19 +57,16 @@ public typealias Reducer<State, Action: Sendable> =
   private let registrar = ObservationRegistrar()
   // NB: A key path literal in a generic class is built anew at each use; this one once.
   private let stateKeyPath: KeyPath<Store, State> = \.state
-  /// Whether `state` was read since observers were last told of a change: else Observation has
-  /// no one to tell.
+  /// Whether `state` was read since the last change: if not, Observation has no one to tell.
   private var isObserved = false
   private var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
   }
-  /// The attached scoped stores: `notify` tells one this store's new state, which it tells its
-  /// observers of if its part changed, and returns `false` once the store is released.
+  /// The attached scoped stores; `notify` returns `false` once the scoped store is released.
   private var scopes: [(notify: @MainActor (State) -> Bool, isAlive: @MainActor () -> Bool)] = [] {
     didSet { hasScopes = !scopes.isEmpty }
   }
-  // NB: Code not specialized for `State`, which is how apps call the library, looks the type of
-  // those arrays up at run time at each use; every send reads these flags instead.
+  // NB: Each send reads these: code not specialized for `State` looks arrays' types up per use.
   private var hasListeners = false
   private var hasScopes = false
   private var nextListenerID = 0
@@ -95,7 +85,6 @@ public typealias Reducer<State, Action: Sendable> =
   #endif
 
   /// Creates a store and, if you pass one, reduces `initialAction` before returning.
-  ///
   /// ```swift
   /// let store = Store(initialState: Feed.State(), initialAction: .load, Feed.reduce)
   /// ```
@@ -123,27 +112,19 @@ public typealias Reducer<State, Action: Sendable> =
   /// Reduces `action`, then every action it causes synchronously, and starts their effects;
   /// observers hear of it once, at the end. A `send` made meanwhile is queued behind it, and its
   /// effects join the `send` in progress.
-  ///
   /// ```swift
   /// await store.send(.refresh).finish()
   /// ```
-  ///
-  /// - Complexity: O(1) in the size of the state, plus a derivation and an `==` for each scope
-  ///   with `Equatable` state.
   /// - Returns: The effects of the action, and of the actions they send back.
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
     // NB: A Swift 5 app may call this off the main actor, with only a warning: debug builds stop.
-    #if DEBUG
-      let isMain = DispatchQueue.getSpecific(key: mainQueueKey) == true
-      precondition(isMain, "MiniRedux: Store.send was called off the main actor; send from it")
-    #endif
+    assert(isMainQueue(), "MiniRedux: Store.send was called off the main actor; send from it")
     return forward(action)
   }
 
   /// Calls `listener` with the state now, then after each `send` (for a scoped store with
   /// `Equatable` state, each that changed it), until cancelled or the store is released.
-  ///
   /// ```swift
   /// let subscription = store.subscribe { state in print("count:", state.count) }
   /// store.send(.incrementTapped)  // prints "count: 1"
@@ -169,12 +150,8 @@ public typealias Reducer<State, Action: Sendable> =
 
 extension Store {
   /// A store of a child feature that reads and sends through this one, and tells its observers of
-  /// a `send` only if its state changed (`!=`).
-  ///
-  /// One source of truth, one effect registry; the child keeps this store alive, not the other way
-  /// round. `toChildState` runs after every `send` while the child lives: keep it cheap
-  /// (<doc:CompositionAndScoping> has the costs).
-  ///
+  /// a `send` only if its state changed (`!=`); `toChildState` runs after every `send` while the
+  /// child lives, so keep it cheap (<doc:CompositionAndScoping>).
   /// ```swift
   /// let header: Store<Header, Header.Action> =
   ///   appStore.scope(state: \.header, action: AppAction.header)
@@ -197,7 +174,6 @@ extension Store {
 
   /// A store of a child feature that reads and sends through this one; keeping no copy of its
   /// state, it tells its observers of every `send`.
-  ///
   /// ```swift
   /// let counter: Store<Counter.State, Counter.Action> =
   ///   appStore.scope(state: \.counter, action: AppAction.counter)
@@ -210,10 +186,8 @@ extension Store {
     scope(toChildState, toParentAction) { _ in true }
   }
 
-  /// A store of a child feature that comes and goes, such as a sheet, a pushed screen or a row,
-  /// while it is present; `nil` otherwise. Once the child is gone, the store keeps its last state,
-  /// and what it sends is dropped by ``ifLet(_:state:action:embed:child:)`` or ``forEach``.
-  ///
+  /// A store of a child feature that comes and goes (a sheet, a pushed screen, a row) while it is
+  /// present, else `nil`; once the child is gone, it keeps its last state, and sends are dropped.
   /// ```swift
   /// if let timer = appStore.scope(state: \.timer, action: App.Action.timer) {
   ///   timer.send(.start)
@@ -237,13 +211,12 @@ extension Store {
 
 /// A reducer that runs `child` on the part of the state at `state` for the actions `action`
 /// extracts, then `parent` for every action.
-///
 /// ```swift
 /// static let reduce = scope(
 ///   core, state: \.counter, action: { if case .counter(let a) = $0 { a } else { nil } },
 ///   embed: Action.counter, child: Counter.reduce)
 /// ```
-public func scope<State, Action, ChildState, ChildAction>(
+@inlinable public func scope<State, Action, ChildState, ChildAction>(
   _ parent: @escaping Reducer<State, Action>,
   state path: sending WritableKeyPath<State, ChildState>,
   action toChildAction: @escaping @MainActor (Action) -> ChildAction?,
@@ -259,16 +232,14 @@ public func scope<State, Action, ChildState, ChildAction>(
 /// A reducer that runs `child` on optional state while it is present, for the actions `action`
 /// extracts, then `parent` for every action.
 ///
-/// The child's effects end with it, in the `send` that sets its state to `nil` or to a child of
-/// another `id` (if it is `Identifiable`); the ids it uses are its own. An action for a child that
-/// is not present is dropped and reported (<doc:NavigationAndChildFeatures>).
-///
+/// The child's effects, under ids of its own, end in the `send` that sets it to `nil` or to another
+/// `id`; an action for a child that is not present is dropped (<doc:NavigationAndChildFeatures>).
 /// ```swift
 /// static let reduce = ifLet(
 ///   core, state: \.timer, action: { if case .timer(let a) = $0 { a } else { nil } },
 ///   embed: Action.timer, child: Timer.reduce)
 /// ```
-public func ifLet<State, Action, ChildState, ChildAction>(
+@inlinable public func ifLet<State, Action, ChildState, ChildAction>(
   _ parent: @escaping Reducer<State, Action>,
   state path: sending WritableKeyPath<State, ChildState?>,
   action toChildAction: @escaping @MainActor (Action) -> ChildAction?,
@@ -276,33 +247,34 @@ public func ifLet<State, Action, ChildState, ChildAction>(
   child: @escaping Reducer<ChildState, ChildAction>
 ) -> Reducer<State, Action> {
   { state, action in
-    var (effect, touched) = (Effect<Action>.none, AnyHashable?.none)
-    if let childAction = toChildAction(action) {
-      guard let key = Registry.key(of: state[keyPath: path]) else {
-        return Registry.drop(action, "\(path) is nil")
-      }
-      effect = Registry.run(path, key, embed) { child(&state[keyPath: path]!, childAction) }
-      touched = key
+    guard let childAction = toChildAction(action) else {
+      let effect = parent(&state, action)
+      // NB: Most sends reduce no child action and find no child in flight: one check more.
+      guard Registry.childrenInFlight > 0 else { return effect }
+      let key = Registry.key(of: state[keyPath: path])
+      return .merge(effect, Registry.cancelGone(path, nil) { $0 == key })
     }
-    let effects = [effect, parent(&state, action)]
-    let key = Registry.key(of: state[keyPath: path])
-    return .merge(effects + [Registry.cancelGone(path, touched) { $0 == key }])
+    guard let key = Registry.key(of: state[keyPath: path]) else {
+      return Registry.drop(action, "\(path) is nil")
+    }
+    let effect = Registry.run(path, key, embed) { child(&state[keyPath: path]!, childAction) }
+    let parentEffect = parent(&state, action)
+    let now = Registry.key(of: state[keyPath: path])
+    return .merge(effect, parentEffect, Registry.cancelGone(path, key) { $0 == now })
   }
 }
 
 /// A reducer that runs `child` on the element of a collection whose `id` an action names, for the
 /// actions `action` extracts, then `parent` for every action: rows, or a navigation stack.
 ///
-/// An element's effects end with it, in the `send` that removes it; the ids it uses are its own.
-/// An action for an element that is not there is dropped and reported. Finding an element costs a
-/// search of the collection (<doc:NavigationAndChildFeatures>).
-///
+/// An element's effects, under ids of its own, end with it, in the `send` that removes it; an
+/// action for an element that is not there is dropped (<doc:NavigationAndChildFeatures>).
 /// ```swift
 /// static let reduce = forEach(
 ///   core, state: \.rows, action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
 ///   embed: Action.row, child: Row.reduce)
 /// ```
-public func forEach<State, Action, Rows: MutableCollection, ChildAction>(
+@inlinable public func forEach<State, Action, Rows: MutableCollection, ChildAction>(
   _ parent: @escaping Reducer<State, Action>, state path: sending WritableKeyPath<State, Rows>,
   action toChildAction: @escaping @MainActor (Action) -> (Rows.Element.ID, ChildAction)?,
   embed: @escaping @Sendable (Rows.Element.ID, ChildAction) -> Action,
@@ -310,7 +282,7 @@ public func forEach<State, Action, Rows: MutableCollection, ChildAction>(
 ) -> Reducer<State, Action>
 where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
   { state, action in
-    var (effect, touched) = (Effect<Action>.none, AnyHashable?.none)
+    var (effect, touched) = (Effect<Action>.none, Rows.Element.ID?.none)
     if let (id, childAction) = toChildAction(action) {
       guard let index = state[keyPath: path].firstIndex(where: { $0.id == id }) else {
         return Registry.drop(action, "\(path) has no element with id \(id)")
@@ -320,23 +292,18 @@ where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
       }
       touched = id
     }
-    let effects = [effect, parent(&state, action)]
-    let rows = state[keyPath: path]
-    return .merge(
-      effects + [
-        Registry.cancelGone(path, touched) { key in rows.contains { AnyHashable($0.id) == key } }
-      ])
+    let parentEffect = parent(&state, action)
+    guard touched != nil || Registry.childrenInFlight > 0 else { return parentEffect }
+    let gone: Effect<Action> = Registry.cancelGone(path, touched.map(AnyHashable.init)) { key in
+      state[keyPath: path].contains { AnyHashable($0.id) == key }
+    }
+    return .merge(effect, parentEffect, gone)
   }
 }
 
 extension Store: Observable {}
 
 /// The effects of one ``Store/send(_:)``, and of the actions they sent back: await or cancel them.
-///
-/// A polling chain, where each tick's effect sends the next tick, is one task that ends with its
-/// last link; it holds only the effects in flight now. In SwiftUI,
-/// `.task { await store.send(.onAppear).finish() }` cancels them when the view goes away.
-///
 /// ```swift
 /// let timer = store.send(.startTimer)
 /// // Later, when the screen that started it goes away:
@@ -347,7 +314,6 @@ public struct StoreTask: Hashable, Sendable {
   let cause: Cause?
 
   /// Waits until the effects have ended; cancelling the waiting task cancels them and returns.
-  ///
   /// ```swift
   /// await store.send(.refresh).finish()
   /// print(store.state.items)  // what the refresh loaded
@@ -360,7 +326,6 @@ public struct StoreTask: Hashable, Sendable {
 
   /// Whether the effects were cancelled: by ``cancel()``, or each by its id before one finished.
   /// A task with no effects counts as cancelled.
-  ///
   /// ```swift
   /// let timer = store.send(.startTimer)
   /// timer.cancel()
@@ -372,12 +337,10 @@ public struct StoreTask: Hashable, Sendable {
   @MainActor var count: Int { cause?.count ?? 0 }
 
   public static func == (lhs: Self, rhs: Self) -> Bool { lhs.cause === rhs.cause }
-
   public func hash(into hasher: inout Hasher) { hasher.combine(cause.map(ObjectIdentifier.init)) }
 }
 
 /// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener.
-///
 /// ```swift
 /// let subscription = store.subscribe { state in print(state.count) }
 /// subscription.cancel()  // the listener is not called again
@@ -459,19 +422,15 @@ extension Store {
     if released { scopes.removeAll { !$0.isAlive() } }
   }
 
-  /// Stops the program: reading the state now would be an exclusivity violation, which crashes
-  /// with a message that does not say what to do.
+  /// Stops the program with advice; reading the state would crash as an exclusivity violation.
   private static func stateReadWhileReducing() -> Never {
     fatalError(
-      """
-      MiniRedux: the state of a Store<\(State.self), \(Action.self)> was read inside its own \
-      reducer (store.state, a scoped store's state, or subscribe or scope on a scoped store). \
-      Inside the reducer, use the `inout` state it is given; subscribe and scope outside it.
-      """)
+      "MiniRedux: the state of a Store<\(State.self), \(Action.self)> was read inside its own "
+        + "reducer (store.state, a scoped store's state, or subscribe or scope on a scoped store). "
+        + "Inside the reducer, use the `inout` state it is given; subscribe and scope outside it.")
   }
 
-  /// What tests read of the bookkeeping: the effects in flight, the ids they run under, and the
-  /// attached scoped stores, released ones not yet pruned included.
+  /// For tests: the effects in flight, their ids, and the attached scoped stores, unpruned too.
   var snapshot: (effects: Int, ids: Int, scopes: Int) {
     (registry?.snapshot.effects ?? 0, registry?.snapshot.ids ?? 0, scopes.count)
   }
@@ -479,9 +438,7 @@ extension Store {
 
 // MARK: - Runtime: the send loop
 
-// How a root store runs; the types that keep track of effects are at the end of Effect.swift,
-// and the DocC article "How it works" draws the map.
-//
+// How a root store runs (the article "How it works" has the map; Effect.swift, the bookkeeping):
 // - `send` reduces an action at once, or queues it if a send is in progress.
 // - `start` walks the effect the reducer returned, with a loop over an explicit stack: `.send`
 //   queues its action in the same cause, `.run` becomes a `Job` with a task, `.concatenate` a
@@ -491,24 +448,19 @@ extension Store {
 // - A `.run`'s operation sends through `Send`, which calls `deliver` on the main actor: the
 //   action is reduced as a `send` is, in the effect's cause, never inside the effect.
 
-/// A root store's state, reducer, queue and effects.
 @MainActor final class Runtime<State, Action: Sendable> {
   private(set) var state: State
   private let reducer: Reducer<State, Action>
   let registry = Registry()
-  /// Tells the store's observers of a change.
   var didChange: @MainActor () -> Void = {}
   /// Whether the reducer has the state, so that no one else may read it.
   private(set) var isReducing = false
   private var isSending = false
-  /// The actions waiting for the one being reduced, and the cause each counts in (`nil`: the send
-  /// in progress's).
-  // NB: Two arrays, not one of tuples: code not specialized for `Action` looks the type of
-  // `[(Action, Cause?)]` up at run time at each use, and every send reads `queuedCauses`.
+  /// The actions waiting, and the cause each counts in (`nil`: the send in progress's).
+  // NB: Two arrays, as code not specialized for `Action` looks `[(Action, Cause?)]` up at each use.
   private var queuedActions: [Action] = []
   private var queuedCauses: [Cause?] = []
-  /// The cause of the send in progress, made when one of its effects first runs: a send of
-  /// `.send`s only makes none.
+  /// The cause of the send in progress, made when one of its effects first runs.
   private var current: Cause?
   /// Concatenations whose step may have ended; each moves on once the queue is empty.
   private var ready: [Job] = []
@@ -611,8 +563,7 @@ extension Store {
 extension Runtime {
   /// Starts `effect`, which `origin` returned, for `cause`, inside a concatenation's `step`.
   private func start(_ effect: Effect<Action>, in cause: Cause?, step: Job?, origin: Action) {
-    // NB: Most effects are a `.run` or a `.send`, maybe under ids: those skip the stack, for
-    // which code not specialized for `Action` pays type lookups.
+    // NB: A `.run` or `.send`, maybe under ids, the usual effect, skips the stack's type lookups.
     var (effect, ids) = (effect, step?.ids ?? [])
     while case .cancellable(let id, let cancelInFlight, let parts) = effect.operation {
       if cancelInFlight { registry.cancel(id, around: step) }
@@ -653,8 +604,7 @@ extension Runtime {
     case .run(let priority, let body, let handler):
       guard let job = join(cause, step, ids) else { return }
       let send = Send(job: job, deliver: deliver)
-      // NB: Closures written out in each call: one kept in a variable and handed to `Task` ran
-      // its operation on the main actor, and costs more per effect.
+      // NB: Written out in each call: one kept in a variable ran on the main actor, and cost more.
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         // NB: Starts inside `send`, so that the operation leaves the main actor at once.
         let executor = registry.executor as? any TaskExecutor
@@ -686,8 +636,7 @@ extension Runtime {
     return Job(cause: cause, parent: step, ids: ids)
   }
 
-  /// Pops a concatenation's next step; a step that is itself a concatenation is spread into its
-  /// steps first, so that nesting costs no depth.
+  /// Pops a concatenation's next step; a nested concatenation is spread, so nesting costs no depth.
   private func nextStep(of job: Job) -> Effect<Action>? {
     let key = ObjectIdentifier(job)
     while let step = plans[key]!.steps.popLast() {
@@ -723,7 +672,6 @@ extension Runtime {
 
 /// A reducer that runs `reducer`, then prints the action and a diff of the change of the state it
 /// caused (`-` before, `+` after) to standard output: for an app's debug builds, and scripts.
-///
 /// ```swift
 /// let store = Store(initialState: Counter.State(), printChanges(Counter.reduce))
 /// store.send(.incrementTapped)
@@ -748,7 +696,6 @@ public func printChanges<State, Action>(
 
 /// How values are shown: one field per line, short values on one line, and a line diff.
 enum Dump {
-  /// `value` on one line, as actions are shown.
   static func line(_ value: Any) -> String {
     render(value, width: .max, depth: 0).joined(separator: " ")
   }
@@ -776,7 +723,6 @@ enum Dump {
         }
       }
     }
-    // NB: Three unchanged lines of context on each side.
     let (before, after) = (max(0, head - 3), min(old.count, removed.endIndex + 3))
     var lines =
       (before > 0 ? ["  … \(before) unchanged lines"] : []) + old[before..<head].map { "  " + $0 }
@@ -813,8 +759,7 @@ enum Dump {
         }
         return lines
       }
-      // NB: The order of a set or dictionary changes from one instance to another; sorted, equal
-      // parts line up.
+      // NB: Sorted, as equal sets or dictionaries may list their elements in different orders.
       guard style == .set || style == .dictionary else { return rendered }
       return rendered.sorted { $0.joined() < $1.joined() }
     }
@@ -861,11 +806,8 @@ enum Dump {
 /// A store for tests that makes you account for everything a feature does: each change of the
 /// state, each action its effects send back, each effect still running.
 ///
-/// Each step's closure turns the state before the action into the state expected after it; the
-/// actions effects send must be received in order before the next `send`; `finish` waits for the
-/// effects. Anything else throws a ``TestStoreFailure`` with the step's file and line and a diff
-/// of the state, the same under Swift Testing, XCTest or in a script (<doc:TestingAFeature>).
-///
+/// Anything unaccounted for throws a ``TestStoreFailure`` naming the step's line, the same under
+/// Swift Testing, XCTest or in a script (<doc:TestingAFeature>).
 /// ```swift
 /// @Test func incrementAndLoadFact() async throws {
 ///   let store = TestStore(initialState: Counter.State(), Counter.reduce)
@@ -894,7 +836,6 @@ enum Dump {
 
   /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens;
   /// `initialAction` is reduced with no assertion, but what its effects send must be received.
-  ///
   /// ```swift
   /// let store = TestStore(initialState: Counter.State(), Counter.reduce)
   /// ```
@@ -929,7 +870,7 @@ enum Dump {
   deinit {
     // NB: The check reads main-actor state: at once on the main thread, where tests release test
     // stores, else in a task, which keeps the store, and the effects it lists, alive until it runs.
-    if DispatchQueue.getSpecific(key: mainQueueKey) == true {
+    if isMainQueue() {
       MainActor.assumeIsolated { log.reportIfUnaccounted() }
     } else {
       Task { @MainActor [store, log] in withExtendedLifetime(store) { log.reportIfUnaccounted() } }
@@ -938,12 +879,9 @@ enum Dump {
 
   /// Sends `action` and checks that `update` turns the state before it into the state after it
   /// (with ``Exhaustivity/off``: that `update` leaves the state after it unchanged).
-  ///
   /// ```swift
   /// try await store.send(.incrementTapped) { $0.count = 1 }
   /// ```
-  ///
-  /// - Returns: The task of the action's effects, as ``Store/send(_:)`` returns it.
   /// - Throws: A ``TestStoreFailure`` if the state is not as expected, or, with
   ///   ``Exhaustivity/on``, if actions received earlier were not asserted (then nothing is sent).
   @discardableResult
@@ -975,17 +913,13 @@ enum Dump {
   /// Waits for the next action an effect sent, which must be `expected` (with
   /// ``Exhaustivity/off``, skipping others), and checks its change of the state as `send` does.
   /// With no effect running, it fails at once.
-  ///
   /// ```swift
   /// try await store.receive(.factLoaded("1 is odd")) {
   ///   $0.isLoading = false
   ///   $0.fact = "1 is odd"
   /// }
   /// ```
-  ///
-  /// It compares actions with the `Equatable` conformance `Action` has at run time, so also one
-  /// isolated to the main actor (as `-default-isolation MainActor` makes it); if `Action` is not
-  /// `Equatable`, it fails, and says to receive with a closure.
+  /// `Action`'s `Equatable` conformance may be isolated to the main actor (<doc:TestingAFeature>).
   public func receive(
     _ expected: Action, timeout: Duration? = nil,
     assert update: ((inout State) throws -> Void)? = nil,
@@ -1002,7 +936,6 @@ enum Dump {
 
   /// Waits for the next action an effect sent, which `matches` must accept, and checks its change
   /// of the state; for actions that are not `Equatable`.
-  ///
   /// ```swift
   /// try await store.receive({ if case .factLoaded = $0 { true } else { false } }) {
   ///   $0.isLoading = false
@@ -1017,9 +950,7 @@ enum Dump {
     try await receive("an action that matches", timeout, update, fileID, line, matches)
   }
 
-  /// Forgets the actions received so far; actions that effects send later must still be
-  /// received.
-  ///
+  /// Forgets the actions received so far; those that effects send later must still be received.
   /// ```swift
   /// let task = try await store.send(.factTapped) { $0.isLoading = true }
   /// await task.finish()
@@ -1032,7 +963,6 @@ enum Dump {
   /// Waits for the effects started through this store to end; those still running after
   /// `timeout` fail, listed by the `send` that started them, and are cancelled. With
   /// ``Exhaustivity/on``, received actions not asserted fail too.
-  ///
   /// ```swift
   /// try await store.finish()
   /// ```
@@ -1121,22 +1051,18 @@ enum Dump {
 }
 
 /// Whether a ``TestStore`` requires every change of the state and received action asserted.
-///
 /// ```swift
 /// store.exhaustivity = .off
 /// try await store.send(.factTapped)
 /// try await store.receive(.factLoaded("1 is odd")) { $0.fact = "1 is odd" }
 /// ```
 public enum Exhaustivity: Sendable {
-  /// `on`: every change must be described, every received action asserted, in order. `off`:
-  /// assertions must hold; changes they do not mention are allowed, `receive` skips actions until
-  /// one matches, `send` discards unasserted actions, and `finish` does not fail on them.
+  /// `on`: every change must be described, every received action asserted, in order. `off`: only
+  /// what is asserted must hold, and `receive` skips actions until one matches.
   case on, off
 }
 
-/// Why a ``TestStore`` step failed: `fileID:line:` of the call, then what was expected and what
-/// happened, with a diff of the state (`-` expected, `+` actual) when it is not as expected.
-///
+/// Why a ``TestStore`` step failed: where, what was expected and what happened, with a diff.
 /// ```swift
 /// do {
 ///   try await store.send(.incrementTapped) { $0.count = 2 }
@@ -1160,6 +1086,10 @@ public struct TestStoreFailure: Error, CustomStringConvertible {
 }
 
 /// Marks the main queue, so that code can tell it runs there, on the main actor.
+nonisolated private func isMainQueue() -> Bool {
+  DispatchQueue.getSpecific(key: mainQueueKey) == true
+}
+
 nonisolated private let mainQueueKey = {
   let key = DispatchSpecificKey<Bool>()
   DispatchQueue.main.setSpecific(key: key, value: true)
@@ -1168,7 +1098,6 @@ nonisolated private let mainQueueKey = {
 
 /// What a ``TestStore`` has seen and not yet checked.
 @MainActor final class TestStoreLog<State, Action> {
-  /// Where the test store was created.
   let origin: String
   var exhaustivity = Exhaustivity.on
   /// Whether the next action reduced is the one the test sends, not one an effect sent.
@@ -1180,9 +1109,7 @@ nonisolated private let mainQueueKey = {
   /// The test's sends whose effects are, or were, in flight, and where each was sent.
   var sent: [(action: Action, origin: String, task: StoreTask)] = []
   private var waiters: [CheckedContinuation<Void, Never>] = []
-
   init(origin: String) { self.origin = origin }
-
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
 
   /// Resumes every wait; each checks again whether what it waits for happened.
@@ -1192,8 +1119,7 @@ nonisolated private let mainQueueKey = {
     waiters = []
   }
 
-  /// Returns once `done` holds, or no effect runs, or `timeout` passed; throws if the test is
-  /// cancelled.
+  /// Returns once `done` holds, no effect runs or the time is up; throws if the test is cancelled.
   func wait(_ timeout: Duration, until done: () -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while !done(), isRunning, ContinuousClock.now < deadline {
@@ -1235,11 +1161,9 @@ nonisolated private let mainQueueKey = {
     let unaccounted = unaccounted()
     guard !unaccounted.isEmpty else { return }
     miniReduxReport(
-      """
-      MiniRedux: the TestStore created at \(origin) was released with this not accounted for; \
-      end the test with `try await store.finish()`. The test process will exit with status 1.
-      \(unaccounted)
-      """, fails: true)
+      "MiniRedux: the TestStore created at \(origin) was released with this not accounted for; "
+        + "end the test with `try await store.finish()`. The test process will exit with status "
+        + "1.\n\(unaccounted)", fails: true)
   }
 }
 
@@ -1250,13 +1174,8 @@ private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool {
 
 // MARK: - Time in tests
 
-/// A clock that moves only when a test advances it, and waits for a ``TestStore``'s effects.
-///
-/// ``advance(by:)`` first lets the effects that test stores started run until each has slept on
-/// the clock, ended or waits on something else; then it moves time to each deadline in turn,
-/// wakes its sleepers, and again lets them run until they sleep, end or wait. So a debounce or a
-/// timer test needs no real sleep and no polling (<doc:TestingAFeature>).
-///
+/// A clock that moves only when a test advances it, and waits for a ``TestStore``'s effects, so
+/// a debounce or a timer test needs no real sleep and no polling (<doc:TestingAFeature>).
 /// ```swift
 /// let clock = TestClock()
 /// let store = TestStore(initialState: Search.State(), Search.reducer(clock: clock) { [$0] })
@@ -1264,51 +1183,52 @@ private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool {
 /// await clock.advance(by: .milliseconds(300))
 /// try await store.receive(.resultsLoaded(["swift"])) { $0.results = ["swift"] }
 /// ```
-///
 /// > Note: Test stores run effects on one serial queue of their own from macOS, iOS, tvOS,
 /// > watchOS and visionOS 26 on, and on Linux; before, `advance(by:)` does not wait for them.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-public final class TestClock: Clock, Sendable {
+public final class TestClock: Clock, @unchecked Sendable {
   public typealias Instant = ContinuousClock.Instant
 
-  private let state = Mutex(
-    (
-      now: Instant.now, nextID: 0,
-      sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)]()
-    ))
+  // NB: A queue, not a `Mutex`, whose thread-local storage the `swift` interpreter cannot load.
+  private let queue = DispatchQueue(label: "MiniRedux.TestClock")
+  /// Read and written on `queue` only.
+  private var state = (
+    now: Instant.now, nextID: 0,
+    sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)]()
+  )
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
   public init() {}
 
-  public var now: Instant { state.withLock { $0.now } }
+  public var now: Instant { queue.sync { state.now } }
   public var minimumResolution: Duration { .zero }
 
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    let id = state.withLock {
-      $0.nextID += 1
-      return $0.nextID
+    let id = queue.sync {
+      state.nextID += 1
+      return state.nextID
     }
     try await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        let isDue = state.withLock {
-          guard deadline > $0.now, !Task.isCancelled else { return true }
-          $0.sleepers[id] = (deadline, continuation)
+        let isDue = queue.sync {
+          guard deadline > state.now, !Task.isCancelled else { return true }
+          state.sleepers[id] = (deadline, continuation)
           return false
         }
         if isDue { continuation.resume() }
       }
       try Task.checkCancellation()
     } onCancel: {
-      state.withLock { $0.sleepers.removeValue(forKey: id) }?.wake.resume()
+      queue.sync { state.sleepers.removeValue(forKey: id) }?.wake.resume()
     }
   }
 
-  /// Moves time forward by `duration`, deadline by deadline, letting effects run as the type
-  /// describes; it returns once they sleep, end or wait.
+  /// Moves time forward by `duration`, deadline by deadline, each time letting the effects that
+  /// test stores started run until each has slept on the clock, ended or waits on something else.
   @MainActor public func advance(by duration: Duration) async {
     let end = now.advanced(by: duration)
-    while await settle() {
-      let due = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
+    while await TestExecutor.shared.settle() {
+      let due = queue.sync { () -> [CheckedContinuation<Void, Never>]? in
         guard let next = state.sleepers.values.map(\.deadline).min(), next <= end else {
           state.now = end
           return nil
@@ -1322,22 +1242,9 @@ public final class TestClock: Clock, Sendable {
       for sleeper in due { sleeper.resume() }
     }
   }
-
-  @MainActor private func settle() async -> Bool {
-    guard await TestExecutor.shared.settle() else {
-      miniReduxReport(
-        """
-        MiniRedux: TestClock.advance(by:) gave up after waiting a minute for effects that keep \
-        running, or block their thread, instead of sleeping, ending or waiting.
-        """, fails: true)
-      return false
-    }
-    return true
-  }
 }
 
-/// Where test stores run their effects' operations: one serial queue, so that a `TestClock` can
-/// tell when every job has run, instead of guessing.
+/// One serial queue for test stores' effects, so that a `TestClock` can tell when all have run.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class TestExecutor: TaskExecutor {
   static let shared = TestExecutor()
@@ -1355,9 +1262,8 @@ final class TestExecutor: TaskExecutor {
 
   /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and
   /// enqueued no more jobs, within a minute (a busy main actor can delay them for seconds).
-  // NB: A job that hops to the main actor enqueues there before it ends: a pass over the queue,
-  // then over the main queue, which is first in first out (the main actor's own resumption order
-  // is not), comes after what the jobs sent.
+  // NB: A job that hops to the main actor enqueues there before it ends, so a pass over the queue,
+  // then over the FIFO main queue (not the main actor's resumption order), follows what they sent.
   @MainActor func settle() async -> Bool {
     let (passes, pass) = AsyncStream.makeStream(of: Int?.self)
     defer { pass.finish() }
@@ -1365,7 +1271,13 @@ final class TestExecutor: TaskExecutor {
     var (ran, iterator) = (-1, passes.makeAsyncIterator())
     while true {
       queue.async { [ran = self.ran] in DispatchQueue.main.async { pass.yield(ran) } }
-      guard let now = await iterator.next() ?? nil else { return false }
+      guard let now = await iterator.next() ?? nil else {
+        miniReduxReport(
+          "MiniRedux: TestClock.advance(by:) gave up after waiting a minute for effects that keep "
+            + "running, or block their thread, instead of sleeping, ending or waiting.", fails: true
+        )
+        return false
+      }
       if now == ran { return true }
       ran = now
     }
