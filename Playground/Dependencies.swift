@@ -8,8 +8,6 @@
 
 import MiniRedux
 
-typealias Reducer<State, Action: Sendable> = @MainActor (inout State, Action) -> Effect<Action>
-
 struct Forecast: Sendable {
   let city: String
   let celsius: Int

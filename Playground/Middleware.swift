@@ -1,15 +1,13 @@
-// Middleware: logging as a function that wraps a reducer: each action and what it changed.
+// Middleware: wrap a reducer to log every action: `printChanges`, or a wrapper of your own.
 //
-// Unlike a subscriber, the wrapper sees every action, including those that effects send back.
+// Unlike a subscriber, a wrapper sees every action, including those that effects send back.
 //
 // Run it:     Playground/run Middleware
 // In an app:  wrap the reducer where you create the store, `Store(initialState: ...,
-//             logging(Counter.reduce))`, perhaps only `#if DEBUG`. Analytics, validation or
-//             undo wrap a reducer the same way.
+//             printChanges(Counter.reduce))`, perhaps only `#if DEBUG`. Analytics, validation or
+//             undo wrap a reducer the same way, as `logging` below does by hand.
 
 import MiniRedux
-
-typealias Reducer<State, Action: Sendable> = @MainActor (inout State, Action) -> Effect<Action>
 
 /// Wraps `reducer` so that each action, and each property of the state it changed, is printed.
 func logging<State, Action>(
@@ -64,20 +62,41 @@ struct Counter {
   }
 }
 
-let store = Store(initialState: Counter.State(), logging(Counter.reduce))
-
+// The one-line way: `printChanges` prints each action, then a diff of the state (`-` before,
+// `+` after).
+let store = Store(initialState: Counter.State(), printChanges(Counter.reduce))
 await store.send(.incrementTapped).finish()
-await store.send(.incrementTapped).finish()
-await store.send(.decrementTapped).finish()
 await store.send(.factButtonTapped).finish()
-await store.send(.decrementTapped).finish()
-await store.send(.incrementTapped).finish()
+// received .incrementTapped
+//   State(
+// -   count: 0
+// +   count: 1
+//     fact: ""
+//     isLoadingFact: false
+//   )
+// received .factButtonTapped
+//   State(
+//     count: 1
+//     fact: ""
+// -   isLoadingFact: false
+// +   isLoadingFact: true
+//   )
+// received .factLoaded("1 is the loneliest number")
+//   State(
+//     count: 1
+// -   fact: ""
+// -   isLoadingFact: true
+// +   fact: "1 is the loneliest number"
+// +   isLoadingFact: false
+//   )
+
+// By hand: `logging` wraps the reducer the same way, and prints only the properties it changed.
+let logged = Store(initialState: Counter.State(), logging(Counter.reduce))
+await logged.send(.incrementTapped).finish()
+await logged.send(.factButtonTapped).finish()
+await logged.send(.decrementTapped).finish()
 // action: incrementTapped
 //   count: 0 -> 1
-// action: incrementTapped
-//   count: 1 -> 2
-// action: decrementTapped
-//   count: 2 -> 1
 // action: factButtonTapped
 //   isLoadingFact: false -> true
 // action: factLoaded("1 is the loneliest number")
@@ -85,5 +104,3 @@ await store.send(.incrementTapped).finish()
 //   isLoadingFact: true -> false
 // action: decrementTapped
 //   count: 1 -> 0
-// action: incrementTapped
-//   count: 0 -> 1

@@ -10,8 +10,6 @@
 
 import MiniRedux
 
-typealias Reducer<State, Action: Sendable> = @MainActor (inout State, Action) -> Effect<Action>
-
 /// Every state a feature has been in, the actions between them, and the step shown now.
 struct History<State, Action> {
   var states: [State]

@@ -102,6 +102,9 @@ struct Benchmarks {
     if selected("S10") { rows.append(await scenarios.s10RowStores()) }
     if selected("S10B") { rows.append(await scenarios.s10OpaqueRowStores()) }
     if selected("S11") { rows.append(await scenarios.s11ScopedLargeState()) }
+    if selected("F12") { rows.append(await scenarios.f12PlainList()) }
+    if selected("S12") { rows.append(await scenarios.s12ForEachList()) }
+    if selected("S12B") { rows.append(await scenarios.s12ForEachShortList()) }
 
     let report = BenchmarkReport(
       mode: quick ? "quick" : "full", repetitions: repetitions, rows: rows,
@@ -201,6 +204,13 @@ struct BenchmarkReport {
           description: "S6a send < 1 us with \(listeners) subscribe listeners",
           figure: "\(ns(median("S6a"))) ns", passed: median("S6a") < 1000))
     }
+    if ran.isSuperset(of: ["S12", "F12"]) {
+      let ratio = median("S12") / median("F12")
+      targets.append(
+        Target(
+          description: "S12 / F12 <= 1.2 (forEach, no row effects in flight)",
+          figure: "\(fixed(ratio, 2)) x", passed: ratio <= 1.2))
+    }
     return targets
   }
 
@@ -235,6 +245,9 @@ struct BenchmarkReport {
     if let s1 = row("S1"), let s6 = row("S6b") {
       Swift.print(
         "S6b per observer per send: \(ns((s6.median - s1.median) / Double(listeners))) ns")
+    }
+    if let f12 = row("F12"), let s12 = row("S12") {
+      Swift.print("S12 forEach per send, beyond F12: \(ns(s12.median - f12.median)) ns")
     }
 
     Swift.print("\nTargets (medians of this run; timings are never asserted):")

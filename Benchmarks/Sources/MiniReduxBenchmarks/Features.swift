@@ -332,3 +332,50 @@ enum Catalog {
     return .none
   }
 }
+
+// MARK: - Embedded rows
+
+/// S12, F12: a list of 10,000 `Identifiable` rows (S12b: 10) in the parent's state, with a counter
+/// beside it. S12's reducer embeds the rows with `forEach`; F12's is `core`, the parent alone.
+enum Checklist {
+  struct Row: Identifiable {
+    let id: Int
+    var title = 0
+  }
+  struct State {
+    var rows: [Row]
+    var bumps = 0
+  }
+  enum Action: Sendable {
+    case bump
+    case row(Int, RowAction)
+  }
+  enum RowAction: Sendable { case rename }
+
+  /// The parent alone: `.bump` changes the counter and starts no effect.
+  static func core(_ state: inout State, _ action: Action) -> Effect<Action> {
+    switch action {
+    case .bump:
+      state.bumps += 1
+    case .row:
+      break
+    }
+    return .none
+  }
+
+  static func row(_ state: inout Row, _ action: RowAction) -> Effect<RowAction> {
+    switch action {
+    case .rename:
+      state.title += 1
+    }
+    return .none
+  }
+
+  /// `core` with the rows embedded; both reducers are opaque, as F12's is.
+  static func embedded() -> Reducer<State, Action> {
+    forEach(
+      opaqueReducer(core), state: \.rows,
+      action: { if case .row(let id, let action) = $0 { (id, action) } else { nil } },
+      embed: Action.row, child: opaqueReducer(row))
+  }
+}

@@ -11,11 +11,12 @@ struct Counts {
   var listeners: Int  // S6
   var observedSends: Int  // S6b: each send re-tracks every observer, so fewer sends
   var longLived: Int  // S8 messages, S9 links: one run each
+  var listSends: Int  // F12, S12, S12b
 
   static let full = Counts(
     sends: 1_000_000, largeStateSends: 10_000, largeStateSize: 100_000, roundTrips: 100_000,
     searches: 100_000, fanOutSends: 100_000, listeners: 100, observedSends: 10_000,
-    longLived: 1_000_000)
+    longLived: 1_000_000, listSends: 100_000)
 
   /// Makes every scenario perform `n` operations per repetition (state and listener sizes stay).
   mutating func setOperations(_ n: Int) {
@@ -26,11 +27,13 @@ struct Counts {
     fanOutSends = n
     observedSends = n
     longLived = n
+    listSends = n
   }
 
   static let quick = Counts(
     sends: 10_000, largeStateSends: 1_000, largeStateSize: 100_000, roundTrips: 1_000,
-    searches: 1_000, fanOutSends: 1_000, listeners: 100, observedSends: 100, longLived: 2_000)
+    searches: 1_000, fanOutSends: 1_000, listeners: 100, observedSends: 100, longLived: 2_000,
+    listSends: 10_000)
 }
 
 /// A correctness check: CI fails on these, never on timings.
@@ -630,6 +633,88 @@ extension Scenarios {
       )
     ]
     blackHole(child)
+    return result
+  }
+}
+
+extension Scenarios {
+  // MARK: S12 a send to a list embedded with forEach, F12 its floor
+
+  /// S12, F12: how many rows the list holds.
+  static let listRowCount = 10_000
+
+  static func checklist(
+    _ reducer: @escaping Reducer<Checklist.State, Checklist.Action>, rows: Int = listRowCount
+  ) -> Store<Checklist.State, Checklist.Action> {
+    let rows = opaque(rows)
+    return Store(
+      initialState: Checklist.State(rows: (0..<rows).map { Checklist.Row(id: $0) }),
+      opaqueReducer(reducer))
+  }
+
+  /// F12: S12's store and send with the parent's reducer alone, no `forEach`.
+  mutating func f12PlainList() async -> Measurement {
+    let store = Self.checklist(Checklist.core)
+    let n = counts.listSends
+    let result = await measure(
+      "F12", "send, \(grouped(Self.listRowCount))-row list, parent reducer alone", operations: n,
+      repetitions: repetitions
+    ) {
+      Self.loopStore(store, opaque(Checklist.Action.bump), n)
+    }
+    checks.append(
+      Check(
+        name: "F12 reduced every send",
+        passed: store.state.bumps == n * (repetitions + 1),
+        detail: "bumps \(store.state.bumps), expected \(n * (repetitions + 1))"))
+    return result
+  }
+
+  /// S12: a send of a parent action (the counter) to a list of 10,000 rows embedded with
+  /// `forEach`, no row effect in flight: `forEach` runs the parent, then looks for rows with
+  /// effects in flight that went away, which with none in flight must cost nothing per row.
+  mutating func s12ForEachList() async -> Measurement {
+    let store = Self.checklist(Checklist.embedded())
+    let n = counts.listSends
+    let result = await measure(
+      "S12", "F12 with the rows embedded by forEach, none in flight", operations: n,
+      repetitions: repetitions, floor: "F12"
+    ) {
+      Self.loopStore(store, opaque(Checklist.Action.bump), n)
+    }
+    checks.append(
+      Check(
+        name: "S12 reduced every send",
+        passed: store.state.bumps == n * (repetitions + 1),
+        detail: "bumps \(store.state.bumps), expected \(n * (repetitions + 1))"))
+    // Then a row action: forEach reduces it in its row and nowhere else, and leaves no effect.
+    let last = Self.listRowCount - 1
+    store.send(.row(last, .rename))
+    let rows = store.state.rows
+    let renamed = rows.indices.filter { rows[$0].title != 0 }
+    checks.append(
+      Check(
+        name: "S12 a row action reaches its row only, no effect in flight",
+        passed: renamed == [last] && rows.count == Self.listRowCount
+          && (inFlightEffects(store) ?? 0) == 0,
+        detail: "rows changed \(renamed), in flight \(described(inFlightEffects(store)))"))
+    return result
+  }
+
+  /// S12b: S12 with 10 rows: what `forEach` adds to a send must not depend on the row count.
+  mutating func s12ForEachShortList() async -> Measurement {
+    let store = Self.checklist(Checklist.embedded(), rows: 10)
+    let n = counts.listSends
+    let result = await measure(
+      "S12b", "S12 with 10 rows", operations: n, repetitions: repetitions, floor: "S12"
+    ) {
+      Self.loopStore(store, opaque(Checklist.Action.bump), n)
+    }
+    checks.append(
+      Check(
+        name: "S12b reduced every send",
+        passed: store.state.bumps == n * (repetitions + 1),
+        detail: "bumps \(store.state.bumps), expected \(n * (repetitions + 1))"))
     return result
   }
 }
