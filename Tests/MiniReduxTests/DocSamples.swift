@@ -700,6 +700,35 @@ struct ArticleSamples {
   // Sample: CompositionAndScoping.md
   @Test("Composition: a parent embeds a child, a list handles delegates, a scope sends through")
   func composition() async {
+    typealias App = Composition.App
+    typealias Todo = Composition.Todo
+    typealias Todos = Composition.Todos
+
+    // The parent embeds the counter, and a key-path scope sends through it.
+    let appStore = Store(initialState: App.State(), App.reduce)
+    let counter = appStore.scope(state: \.counter, action: App.Action.counter)
+    counter.send(.incrementTapped)
+    appStore.send(.saveTapped)
+    #expect(appStore.state.saved == [1])
+
+    let rows = [Todo.State(id: 1, title: "Milk"), Todo.State(id: 2, title: "Tests")]
+    let id = 2
+    let todos = Store(initialState: Todos.State(rows: rows), Todos.reduce)
+    let row = todos.scope(state: { $0.rows.first { $0.id == id } }, action: { .row(id: id, $0) })
+    row?.send(.toggleTapped)  // reduced by Todos.reduce as .row(id: id, .toggleTapped)
+    #expect(todos.state.rows.map(\.isDone) == [false, true])
+    #expect(row?.state.isDone == true)
+
+    // A row deletes itself through its delegate action; its store keeps its last state.
+    await row?.send(.deleteTapped).finish()
+    #expect(todos.state.rows.map(\.id) == [1])
+    #expect(row?.state.title == "Tests")
+    #expect(
+      todos.scope(state: { $0.rows.first { $0.id == id } }, action: { .row(id: id, $0) }) == nil)
+  }
+
+  /// The features of the composition article.
+  enum Composition {
     struct Counter {
       struct State { var count = 0 }
       enum Action { case incrementTapped }
@@ -729,7 +758,7 @@ struct ArticleSamples {
       }
     }
     struct Todo {
-      struct State: Equatable {
+      struct State: Equatable, Identifiable {
         let id: Int
         var title: String
         var isDone = false
@@ -760,43 +789,18 @@ struct ArticleSamples {
       enum Action {
         case row(id: Int, Todo.Action)
       }
-      struct RowEffects: Hashable { let id: Int }
 
-      static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
-        switch action {
-        case .row(let id, .delegate(.delete)):
+      static func list(_ state: inout State, _ action: Action) -> Effect<Action> {
+        if case .row(let id, .delegate(.delete)) = action {
           state.rows.removeAll { $0.id == id }
-          return .cancel(id: RowEffects(id: id))
-        case .row(let id, let action):
-          guard let index = state.rows.firstIndex(where: { $0.id == id }) else { return .none }
-          return Todo.reduce(&state.rows[index], action)
-            .map { Action.row(id: id, $0) }
-            .cancellable(id: RowEffects(id: id))
         }
+        return .none
       }
+
+      static let reduce = forEach(
+        list, state: \.rows, action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
+        embed: Action.row, child: Todo.reduce)
     }
-
-    // The parent embeds the counter, and a key-path scope sends through it.
-    let appStore = Store(initialState: App.State(), App.reduce)
-    let counter = appStore.scope(state: \.counter, action: App.Action.counter)
-    counter.send(.incrementTapped)
-    appStore.send(.saveTapped)
-    #expect(appStore.state.saved == [1])
-
-    let rows = [Todo.State(id: 1, title: "Milk"), Todo.State(id: 2, title: "Tests")]
-    let id = 2
-    let todos = Store(initialState: Todos.State(rows: rows), Todos.reduce)
-    let row: Store<Todo.State?, Todo.Action> = todos.scope(
-      state: { $0.rows.first { $0.id == id } },
-      action: { .row(id: id, $0) })
-    row.send(.toggleTapped)  // reduced by Todos.reduce as .row(id: id, .toggleTapped)
-    #expect(todos.state.rows.map(\.isDone) == [false, true])
-    #expect(row.state?.isDone == true)
-
-    // A row deletes itself through its delegate action; its store then reads nil.
-    await row.send(.deleteTapped).finish()
-    #expect(todos.state.rows.map(\.id) == [1])
-    #expect(row.state == nil)
   }
 
   // Sample: MigratingFromTCA.md
@@ -1385,7 +1389,7 @@ struct NavigationArticleSamples {
     store.send(.push(2))
     // The navigation path's binding, the destination's scope and the sheet's scope.
     let path = { store.state.path.map(\.id) }
-    let setPath = { (ids: [Int]) in store.send(.popTo(count: ids.count)) }
+    let setPath: ([Int]) -> Void = { store.send(.popTo(count: $0.count)) }
     let id = 2
     let screen = store.scope(
       state: { $0.path.first { $0.id == id } }, action: { .path(id: id, $0) })
@@ -1393,7 +1397,7 @@ struct NavigationArticleSamples {
     #expect(path() == [1, 2] && screen?.state.id == 2 && timer?.state.id == 1)
     // The text field's binding.
     let row = screen!
-    let setTitle = { (title: String) in row.send(.titleChanged(title)) }
+    let setTitle: (String) -> Void = { row.send(.titleChanged($0)) }
     setTitle("Inbox")
     #expect(row.state.title == "Inbox")
     setPath([1])
