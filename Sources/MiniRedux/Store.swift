@@ -1270,7 +1270,10 @@ final class TestExecutor: TaskExecutor {
     DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(60)) { pass.yield(nil) }
     var (ran, iterator) = (-1, passes.makeAsyncIterator())
     while true {
-      queue.async { [ran = self.ran] in DispatchQueue.main.async { pass.yield(ran) } }
+      queue.async {
+        let ran = self.ran
+        DispatchQueue.main.async { pass.yield(ran) }
+      }
       guard let now = await iterator.next() ?? nil else {
         miniReduxReport(
           "MiniRedux: TestClock.advance(by:) gave up after waiting a minute for effects that keep "
