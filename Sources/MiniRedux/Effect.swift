@@ -310,10 +310,9 @@ extension Effect {
   ) async {
     do {
       try await body(send)
-    } catch is CancellationError {
     } catch {
       // NB: Cancellation is silent: an error thrown because of it is no failure.
-      guard !Task.isCancelled else { return }
+      guard !(error is CancellationError), !Task.isCancelled else { return }
       guard let handler else {
         return miniReduxReport(
           "MiniRedux: an effect started by \(origin) threw \(error), and it has no catch: "
@@ -524,9 +523,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   var path: EffectID?
   var snapshot: (effects: Int, ids: Int) { (jobs.count, byID.count + children.count) }
 
-  deinit {
-    for entry in jobs { entry.task?.cancel() }
-  }
+  deinit { for entry in jobs { entry.task?.cancel() } }
 
   func register(_ job: Job, task: Task<Void, Never>?) {
     job.slot = jobs.count
@@ -590,14 +587,16 @@ extension Registry {
   /// Runs `reduce`, a child's reducer, and returns its effect, embedded.
   @usableFromInline static func run<Action, ChildAction>(
     _ path: AnyKeyPath, _ key: AnyHashable, _ embed: @escaping @Sendable (ChildAction) -> Action,
-    _ reduce: () -> Effect<ChildAction>
+    owns: Bool = true, _ reduce: () -> Effect<ChildAction>
   ) -> Effect<Action> {
     let id = EffectID(scope: scope(path), key: key)
     let outer = reducing?.path
     reducing?.path = id
     let effect = reduce()
     reducing?.path = outer
-    // NB: A nested child's id is unique already.
+    // NB: A child of `scope` is where its key path says, for its own children; its effects are
+    // its parent's. A nested child's id is unique already.
+    guard owns else { return effect.map(embed) }
     return effect.map(embed) { $0.child == nil ? EffectID([id, $0]) : $0 }.cancellable(id)
   }
 

@@ -224,8 +224,11 @@ extension Store {
   child: @escaping Reducer<ChildState, ChildAction>
 ) -> Reducer<State, Action> {
   { state, action in
-    guard let childAction = toChildAction(action) else { return parent(&state, action) }
-    return .merge(child(&state[keyPath: path], childAction).map(embed), parent(&state, action))
+    guard let inner = toChildAction(action) else { return parent(&state, action) }
+    let effect = Registry.run(path, true, embed, owns: false) {
+      child(&state[keyPath: path], inner)
+    }
+    return .merge(effect, parent(&state, action))
   }
 }
 

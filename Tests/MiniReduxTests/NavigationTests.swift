@@ -440,3 +440,54 @@ struct CountedID: Hashable, Sendable {
   }
   func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
+
+/// Two editors of the same type, side by side, each with a sheet of its own.
+enum SplitView {
+  struct Editor: Equatable {
+    var sheet: Bool?
+  }
+  enum EditorAction: Sendable { case show, hide, sheet(Bool) }
+  struct State: Equatable {
+    var left = Editor()
+    var right = Editor()
+  }
+  enum Action: Sendable { case left(EditorAction), right(EditorAction) }
+
+  static func reducer(_ gate: Gate) -> Reducer<State, Action> {
+    let sheet: Reducer<Bool, Bool> = { _, _ in .run { _ in await gate.wait() } }
+    let editor: Reducer<Editor, EditorAction> = ifLet(
+      { editor, action in
+        if case .show = action { editor.sheet = true }
+        if case .hide = action { editor.sheet = nil }
+        return .none
+      },
+      state: \.sheet, action: { if case .sheet(let a) = $0 { a } else { nil } },
+      embed: EditorAction.sheet, child: sheet)
+    let parent: Reducer<State, Action> = { _, _ in .none }
+    let left = scope(
+      parent, state: \.left,
+      action: { if case .left(let a) = $0 { a } else { nil } }, embed: Action.left, child: editor)
+    return scope(
+      left, state: \.right, action: { if case .right(let a) = $0 { a } else { nil } },
+      embed: Action.right, child: editor)
+  }
+}
+
+@MainActor
+@Suite("Child features inside children of the same type")
+struct SplitViewTests {
+  @Test("two scoped children of one type keep their own children apart")
+  func siblingsKeepTheirChildrenApart() {
+    let store = Store(initialState: SplitView.State(), SplitView.reducer(Gate()))
+    store.send(.left(.show))
+    store.send(.right(.show))
+    store.send(.left(.sheet(true)))
+    store.send(.right(.sheet(true)))
+    #expect(store.snapshot.effects == 2)
+    store.send(.left(.hide))
+    #expect(store.snapshot.effects == 1)
+    store.send(.right(.hide))
+    #expect(store.snapshot.effects == 0)
+    #expect(store.snapshot.ids == 0)
+  }
+}
