@@ -513,6 +513,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   private var byID: [EffectID: [ObjectIdentifier: Job]] = [:]
   /// The embedded children with effects in flight: their ids, by embedding and key.
   @exclusivity(unchecked) private(set) var children: [AnyHashable: [AnyHashable: EffectID]] = [:]
+  private(set) var childCount = 0
   /// Moves on a concatenation whose step has ended; set by the store's runtime.
   var stepEnded: @MainActor (Job) -> Void = { _ in }
   /// Where a test store runs effects' operations: a `TestExecutor`.
@@ -531,7 +532,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
     for id in job.ids {
       if byID[id] == nil, let child = id.child {
         children[child.scope, default: [:]][child.key] = id
-        Self.childrenInFlight += 1
+        childCount += 1
       }
       byID[id, default: [:]][.init(job)] = job
     }
@@ -550,7 +551,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
       byID[id] = nil
       if let child = id.child {
         children[child.scope]![child.key] = nil
-        Self.childrenInFlight -= 1
+        childCount -= 1
         if children[child.scope]!.isEmpty { children[child.scope] = nil }
       }
     }
@@ -600,11 +601,10 @@ extension Registry {
     return effect.map(embed) { $0.child == nil ? EffectID([id, $0]) : $0 }.cancellable(id)
   }
 
-  /// How many embedded children of all stores have effects in flight: when none, a send through
-  /// an embedding checks nothing more.
-  // NB: Of all stores, as reading the children of the one whose reducer runs costs four
-  // reference counts per send.
-  @usableFromInline static var childrenInFlight = 0
+  /// Whether the store whose reducer runs has embedded children with effects in flight: when
+  /// not, a send through an embedding checks nothing more.
+  // NB: Set with `reducing`, as reading it through `reducing` costs four reference counts.
+  @exclusivity(unchecked) @usableFromInline static var hasChildren = false
 
   /// Cancels the effects of the children of the embedding at `path` that `isPresent` says are
   /// gone, and of `touched`, the child just reduced, if it is.

@@ -67,9 +67,7 @@ public typealias Reducer<State, Action: Sendable> =
     didSet { hasScopes = !scopes.isEmpty }
   }
   // NB: Each send reads these: code not specialized for `State` looks arrays' types up per use.
-  private var hasListeners = false
-  private var hasScopes = false
-  private var nextListenerID = 0
+  private var (hasListeners, hasScopes, nextListenerID) = (false, false, 0)
   /// How many listeners were cancelled: a notification during which it moves skips them.
   // NB: Unchecked, as no access to it overlaps another and a notification reads it per listener.
   @exclusivity(unchecked) private var cancellations = 0
@@ -253,7 +251,7 @@ extension Store {
     guard let childAction = toChildAction(action) else {
       let effect = parent(&state, action)
       // NB: Most sends reduce no child action and find no child in flight: one check more.
-      guard Registry.childrenInFlight > 0 else { return effect }
+      guard Registry.hasChildren else { return effect }
       let key = Registry.key(of: state[keyPath: path])
       return .merge(effect, Registry.cancelGone(path, nil) { $0 == key })
     }
@@ -296,7 +294,7 @@ where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
       touched = id
     }
     let parentEffect = parent(&state, action)
-    guard touched != nil || Registry.childrenInFlight > 0 else { return parentEffect }
+    guard touched != nil || Registry.hasChildren else { return parentEffect }
     let gone: Effect<Action> = Registry.cancelGone(path, touched.map(AnyHashable.init)) { key in
       state[keyPath: path].contains { AnyHashable($0.id) == key }
     }
@@ -497,9 +495,11 @@ extension Store {
 
   private func reduce(_ action: Action, in cause: Cause?) {
     unowned(unsafe) let outer = Registry.reducing
-    (Registry.reducing, isReducing) = (registry, true)
+    let outerHasChildren = Registry.hasChildren
+    (Registry.reducing, Registry.hasChildren) = (registry, registry.childCount > 0)
+    isReducing = true
     let effect = reducer(&state, action)
-    (Registry.reducing, isReducing) = (outer, false)
+    (Registry.reducing, Registry.hasChildren, isReducing) = (outer, outerHasChildren, false)
     guard !effect.isNone else { return }
     start(effect, in: cause, step: nil, origin: action)
   }
@@ -959,9 +959,7 @@ enum Dump {
   /// await task.finish()
   /// store.skipReceivedActions()
   /// ```
-  public func skipReceivedActions() {
-    log.received.removeAll()
-  }
+  public func skipReceivedActions() { log.received.removeAll() }
 
   /// Waits for the effects started through this store to end; those still running after
   /// `timeout` fail, listed by the `send` that started them, and are cancelled. With
