@@ -1167,7 +1167,7 @@ enum ChildSamples {
     enum Action: Sendable { case start, tick }
     static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
       switch action {
-      case .start: return .run { _ in try await Task.sleep(for: .seconds(86_400)) }
+      case .start: return .run { _ in await untilCancelled() }
       case .tick: state.seconds += 1
       }
       return .none

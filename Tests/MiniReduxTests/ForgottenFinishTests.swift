@@ -14,7 +14,7 @@ enum Fixture {
     TestStore(initialState: 0) { count, action in
       count += action
       guard action == 0 else { return action == 1 ? .send(2) : .none }
-      return .run { _ in try await Task.sleep(for: .seconds(3_600)) }
+      return .run { _ in await untilCancelled() }
     }
   }
 }

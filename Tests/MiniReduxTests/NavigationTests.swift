@@ -51,7 +51,7 @@ enum Nav {
         .cancellable(id: CancelID.tick)
       case .listen:
         // A long-running effect that ends only when cancelled, as a timer does.
-        return .run { _ in try await Task.sleep(for: .seconds(86_400)) }
+        return .run { _ in await untilCancelled() }
       case .tick:
         ticker.ticks += 1
         return .none
@@ -171,6 +171,7 @@ struct NavigationTests {
   func dismissCancels() async {
     // Given: a presented ticker whose effect is waiting.
     let gate = Gate()
+    defer { gate.open() }
     let store = Nav.store(gate)
     store.send(.present(1))
     let ticking = store.send(.ticker(.start))
@@ -190,7 +191,9 @@ struct NavigationTests {
 
   @Test("a TestStore test of a dismissal needs no manual cancel")
   func dismissInTestStore() async throws {
-    let store = TestStore(initialState: Nav.State(), Nav.reducer(Gate()))
+    let gate = Gate()
+    defer { gate.open() }
+    let store = TestStore(initialState: Nav.State(), Nav.reducer(gate))
     try await store.send(.present(1)) { $0.ticker = Nav.Ticker(id: 1) }
     try await store.send(.ticker(.listen))
     try await store.send(.dismiss) { $0.ticker = nil }
@@ -199,7 +202,9 @@ struct NavigationTests {
 
   @Test("a child replaced by one with another id loses its effects; the same id keeps them")
   func replacement() {
-    let store = Nav.store(Gate())
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Nav.store(gate)
     store.send(.present(1))
     store.send(.ticker(.start))
     store.send(.present(1))
@@ -211,6 +216,7 @@ struct NavigationTests {
   @Test("a child presented again starts clean: the old effect's send is dropped")
   func presentAgain() async {
     let gate = Gate()
+    defer { gate.open() }
     let store = Nav.store(gate)
     store.send(.present(1))
     let first = store.send(.ticker(.start))
@@ -226,7 +232,9 @@ struct NavigationTests {
 
   @Test("an effect a child starts in the send that removes it is cancelled too")
   func startAndRemoveInOneSend() {
-    let store = Nav.store(Gate())
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Nav.store(gate)
     store.send(.present(1))
     let task = store.send(.ticker(.startAndFinish))
     #expect(store.state.ticker == nil)
@@ -237,6 +245,7 @@ struct NavigationTests {
   @Test("the parent's effect in reply to a child's delegate action outlives the child")
   func parentEffectOutlivesChild() async {
     let gate = Gate()
+    defer { gate.open() }
     let store = Nav.store(gate)
     store.send(.present(1))
     store.send(.ticker(.start))
@@ -251,6 +260,7 @@ struct NavigationTests {
   @Test("removing one element cancels only its effects")
   func removeOne() async {
     let gate = Gate()
+    defer { gate.open() }
     let store = Nav.store(gate)
     for id in 1...3 { store.send(.push(id)) }
     let loads = (1...3).map { store.send(.path(id: $0, .load)) }
@@ -266,6 +276,7 @@ struct NavigationTests {
   @Test("a pop of two screens cancels both, and the nested sheet of one of them")
   func popTwo() async {
     let gate = Gate()
+    defer { gate.open() }
     let store = Nav.store(gate)
     for id in 1...3 { store.send(.push(id)) }
     for id in 1...3 { store.send(.path(id: id, .load)) }
@@ -283,7 +294,9 @@ struct NavigationTests {
 
   @Test("a nested sheet's effects end when its screen dismisses it")
   func nestedDismiss() {
-    let store = Nav.store(Gate())
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Nav.store(gate)
     store.send(.push(1))
     store.send(.push(2))
     for id in 1...2 {
@@ -300,7 +313,9 @@ struct NavigationTests {
 
   @Test("a child's ids are its own: the same id in two rows names two effects")
   func idsAreScoped() {
-    let store = Nav.store(Gate())
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Nav.store(gate)
     store.send(.push(1))
     store.send(.push(2))
     store.send(.path(id: 1, .search))
@@ -317,7 +332,9 @@ struct NavigationTests {
 
   @Test("an action for a removed element is dropped and reported, never reduced")
   func droppedAndReported() async {
-    let store = Nav.store(Gate())
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Nav.store(gate)
     store.send(.push(1))
     store.send(.pop(1))
     let before = store.state
@@ -335,7 +352,9 @@ struct NavigationTests {
 
   @Test("in a TestStore, a send for a gone child fails its step")
   func droppedSendFails() async throws {
-    let store = TestStore(initialState: Nav.State(), Nav.reducer(Gate()))
+    let gate = Gate()
+    defer { gate.open() }
+    let store = TestStore(initialState: Nav.State(), Nav.reducer(gate))
     let failure = await #expect(throws: TestStoreFailure.self) {
       try await store.send(.path(id: 7, .load))
     }
@@ -346,6 +365,7 @@ struct NavigationTests {
   @Test("in a TestStore, an effect's send for a gone child fails the next step")
   func droppedReceiveFails() async throws {
     let gate = Gate()
+    defer { gate.open() }
     let store = TestStore(initialState: Nav.State(), Nav.reducer(gate))
     store.timeout = patience
     try await store.send(.present(1)) { $0.ticker = Nav.Ticker(id: 1) }
@@ -361,7 +381,9 @@ struct NavigationTests {
 
   @Test("scope runs the child first, then the parent, and maps the child's effects")
   func scopeAlwaysThere() async {
-    let store = Nav.store(Gate())
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Nav.store(gate)
     await store.send(.counter(3)).finish()
     #expect(store.state.count == 6)
     #expect(store.state.log == ["count 3", "count 5", "count 6"])
@@ -370,6 +392,7 @@ struct NavigationTests {
   @Test("an optional scoped store exists while its child does, then keeps its last state")
   func optionalScope() async {
     let gate = Gate()
+    defer { gate.open() }
     let store = Nav.store(gate)
     #expect(store.scope(state: \.ticker, action: Nav.Action.ticker) == nil)
     store.send(.present(1))
@@ -400,6 +423,7 @@ struct NavigationTests {
     struct Row: Identifiable, Equatable { let id: CountedID }
     enum Action: Sendable { case bump, row(CountedID, Int), remove(Int) }
     let gate = Gate()
+    defer { gate.open() }
     let core: @MainActor (inout [Row], Action) -> Effect<Action> = { rows, action in
       if case .remove(let index) = action { rows.remove(at: index) }
       return .none
@@ -478,7 +502,9 @@ enum SplitView {
 struct SplitViewTests {
   @Test("two scoped children of one type keep their own children apart")
   func siblingsKeepTheirChildrenApart() {
-    let store = Store(initialState: SplitView.State(), SplitView.reducer(Gate()))
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Store(initialState: SplitView.State(), SplitView.reducer(gate))
     store.send(.left(.show))
     store.send(.right(.show))
     store.send(.left(.sheet(true)))

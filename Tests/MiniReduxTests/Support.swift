@@ -135,3 +135,11 @@ func capturingReports<R>(
 /// NB: The suite runs CPU-heavy tests (the storm) in parallel, which can keep an effect's action
 /// from reaching the main actor for seconds. Tests that check a timeout pass their own.
 let patience = Duration.seconds(60)
+
+/// Suspends until the task is cancelled, as a long-running effect does, and leaves nothing behind:
+/// a cancelled `Task.sleep` keeps its timer until its deadline, which LeakSanitizer reports.
+func untilCancelled() async {
+  let (never, continuation) = AsyncStream<Never>.makeStream()
+  for await _ in never {}
+  continuation.finish()
+}
