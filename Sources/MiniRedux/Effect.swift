@@ -555,6 +555,8 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
         if children[child.scope]!.isEmpty { children[child.scope] = nil }
       }
     }
+    // NB: Emptied, they keep a small buffer, not the largest burst ever.
+    if jobs.isEmpty, jobs.capacity > 16 { (jobs, byID, children) = ([], [:], [:]) }
   }
 
   /// Takes an effect that ended out of its cause, the registry and its concatenation's step.

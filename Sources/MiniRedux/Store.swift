@@ -658,6 +658,7 @@ extension Runtime {
       start(step, in: job.cause, step: job, origin: origin)
     } else {
       plans[ObjectIdentifier(job)] = nil
+      if plans.isEmpty, plans.capacity > 16 { plans = [:] }
       registry.end(job)
     }
   }

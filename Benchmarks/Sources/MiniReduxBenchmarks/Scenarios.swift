@@ -315,6 +315,11 @@ struct Scenarios {
         name: "\(id) no in-flight entries after settling",
         passed: inFlight.allSatisfy { ($0 ?? 0) == 0 },
         detail: "in flight per storm \(inFlight.map(described))"))
+    // NB: The store keeps no buffer sized by the burst once the burst is over.
+    checks.append(
+      Check(
+        name: "\(id) live heap held after settling < 16 KiB",
+        passed: heldAfter.map { $0 < 16 << 10 } ?? true, detail: formatBytes(heldAfter)))
     result.notes = [
       ("\(id) .result actions reduced per storm", "\(results)"),
       ("\(id) send loop, main thread on-CPU time per send, median", "\(ns(median(onCPU))) ns"),
