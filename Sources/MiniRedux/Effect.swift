@@ -460,7 +460,8 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
 
   let cause: Cause
   /// The concatenation whose current step this effect is part of.
-  let parent: Job?
+  // NB: Changed only by `deinit`, while no one else holds either job.
+  nonisolated(unsafe) private(set) var parent: Job?
   /// The ids of the `cancellable`s around it.
   let ids: [EffectID]
   private(set) var phase = Phase.running
@@ -476,6 +477,12 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
     (self.cause, self.parent, self.ids) = (cause, parent, ids)
     cause.add(self)
     parent?.stepCount += 1
+  }
+
+  // NB: Releases a long chain of concatenations in a loop, not a stack frame a link.
+  deinit {
+    var next = parent.take()
+    while var job = next.take(), isKnownUniquelyReferenced(&job) { next = job.parent.take() }
   }
 
   /// Returns whether the effect was running: then the caller unregisters it and cancels its task.

@@ -227,6 +227,32 @@ struct DepthTests {
     }
   }
 
+  @Test("100,000 concatenations each inside the previous one's merge run, then release in a loop")
+  func concatenationsInsideMerges() async {
+    for releaseStoreFirst in [false, true] {
+      let gate = Gate()
+      var effect = Effect<Int>.run { send in
+        await gate.wait()
+        await send(0)
+      }
+      // NB: Each step holds the next concatenation inside a merge: a chain of 100,000 jobs.
+      for step in 1...Self.depth {
+        effect = .concatenate(.merge(effect, .send(step)), .send(-step))
+      }
+      let folded = effect
+      effect = .none
+      var store: Store<Int, Int>? = Store(initialState: 0) { count, action in
+        count += 1
+        return action == .min ? folded : .none
+      }
+      let task = store!.send(.min)
+      if releaseStoreFirst { store = nil }
+      gate.open()
+      await task.finish()
+      #expect(store.map { $0.state == 2 * Self.depth + 2 && $0.snapshot.effects == 0 } ?? true)
+    }
+  }
+
   @Test("100,000 nested cancellable wrappers and maps are released without deep recursion")
   func nestedWrappers() async {
     var effect = Effect<Int>.send(1)
