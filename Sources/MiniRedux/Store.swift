@@ -668,7 +668,10 @@ extension Runtime {
     ready.append(concatenation)
     guard !isSending else { return }
     isSending = true
+    // NB: A send made meanwhile, by an observer, belongs to the concatenation's cause.
+    current = concatenation.cause.isCancelled ? nil : concatenation.cause
     drain()
+    current = nil
   }
 }
 

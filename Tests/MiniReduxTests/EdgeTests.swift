@@ -248,6 +248,48 @@ struct NotificationSendTests {
     subscription.cancel()
   }
 
+  @Test("a subscriber's send joins the task whose action it saw, however that action arrived")
+  func subscriberSendJoinsTask() async {
+    for viaConcatenation in [false, true] {
+      let (step, fetch) = (Gate(), Gate())
+      let store = Store<[String], String>(initialState: []) { log, action in
+        log.append(action)
+        switch action {
+        case "start" where viaConcatenation:
+          return .concatenate(.run { _ in await step.wait() }, .send("x"))
+        case "start":
+          return .run { send in
+            await step.wait()
+            await send("x")
+          }
+        case "fetch":
+          return .run { send in
+            await fetch.wait()
+            await send("fetched")
+          }
+        default: return .none
+        }
+      }
+      let sentFetch = Gate()
+      let subscription = store.subscribe { [weak store] log in
+        guard log.last == "x" else { return }
+        store?.send("fetch")
+        sentFetch.open()
+      }
+      defer { (step.open(), fetch.open(), subscription.cancel()) }
+      let task = store.send("start")
+      step.open()
+      await sentFetch.wait()
+
+      // Then: the subscriber's `fetch` belongs to `start`'s task, which cancels it.
+      task.cancel()
+      fetch.open()
+      await task.finish()
+      #expect(store.state == ["start", "x", "fetch"], "via a concatenation: \(viaConcatenation)")
+      #expect(store.snapshot.effects == 0)
+    }
+  }
+
   @Test("an observer that sends from withObservationTracking's onChange is queued, not nested")
   func observerSends() async {
     let probe = ReentrancyProbe()
