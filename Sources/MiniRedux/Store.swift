@@ -1126,7 +1126,8 @@ nonisolated private let mainQueueKey = {
 
   /// Returns once `done` holds, no effect runs or the time is up; throws if the test is cancelled.
   func wait(_ timeout: Duration, until done: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
+    // NB: The runtime traps on a deadline past Int64.max seconds; this one is years away still.
+    let deadline = ContinuousClock.now + min(timeout, .seconds(Int64.max / 4))
     while !done(), isRunning, ContinuousClock.now < deadline {
       let timer = Task { [weak self] in
         try? await Task.sleep(until: deadline, clock: .continuous)
@@ -1228,10 +1229,11 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
   }
 
-  /// Moves time forward by `duration`, deadline by deadline, each time letting the effects that
-  /// test stores started run until each has slept on the clock, ended or waits on something else.
+  /// Moves time forward by `duration` (not back, if negative), deadline by deadline, each time
+  /// letting the effects that test stores started run until each has slept on the clock, ended or
+  /// waits on something else.
   @MainActor public func advance(by duration: Duration) async {
-    let end = now.advanced(by: duration)
+    let end = now.advanced(by: max(duration, .zero))
     while await TestExecutor.shared.settle() {
       let due = queue.sync { () -> [CheckedContinuation<Void, Never>]? in
         guard let next = state.sleepers.values.map(\.deadline).min(), next <= end else {

@@ -73,13 +73,15 @@ struct ClockTests {
     }
   }
 
-  @Test("advance moves now deadline by deadline, and a sleep already due returns at once")
+  @Test("advance moves now deadline by deadline, never back; a sleep already due returns at once")
   func now() async throws {
     let clock = TestClock()
     let start = clock.now
     await clock.advance(by: .seconds(5))
     #expect(clock.now == start.advanced(by: .seconds(5)))
     try await clock.sleep(until: start.advanced(by: .seconds(1)))
+    await clock.advance(by: .seconds(-10))
+    #expect(clock.now == start.advanced(by: .seconds(5)))
   }
 
   @Test("a sleep cancelled before or while it waits throws CancellationError")

@@ -283,6 +283,21 @@ struct TestStoreReceiveTests {
     try await store.finish()
   }
 
+  @Test("a timeout no clock can reach waits, without trapping")
+  func endlessTimeout() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    store.timeout = .seconds(Int64.max)
+    try await store.send(.load)
+    // NB: Yields first, so that `receive`'s wait most likely starts its timer before the action.
+    Task {
+      for _ in 0..<1_000 { await Task.yield() }
+      gate.open()
+    }
+    try await store.receive(.loaded(0)) { $0.loaded = [0] }
+    try await store.finish()
+  }
+
   @Test("a different action is a failure that names both")
   func differentAction() async throws {
     let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
