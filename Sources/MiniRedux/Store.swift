@@ -383,11 +383,7 @@ extension Store {
     return child
   }
 
-  private func attachToParent() {
-    guard let attach else { return }
-    self.attach = nil
-    attach(self)
-  }
+  private func attachToParent() { attach.take()?(self) }
 
   /// Tells this store's observers that its state changed, then its scoped stores, which tell
   /// theirs if their part changed: the one place where observers hear of changes.
@@ -708,9 +704,7 @@ enum Dump {
   }
 
   /// `value` on several lines, the fields of its top level each on its own.
-  static func lines(_ value: Any) -> [String] {
-    render(value, width: 0, depth: 0)
-  }
+  static func lines(_ value: Any) -> [String] { render(value, width: 0, depth: 0) }
 
   /// The lines of `old` and `new` as a diff: only in `old` marked `-`, only in `new` `+`, and
   /// runs of unchanged lines cut to the three at each end.
