@@ -150,6 +150,15 @@ struct ContainmentTests {
     #expect(store.snapshot.effects == 0)
   }
 
+  @Test("a .send's action is queued when it starts: cancelling its wrapper then takes nothing back")
+  func sendIsNotInFlight() {
+    let store = makeStore()
+    let sent = Effect.send(Event.log("sent")).cancellable(id: ID.search)
+    store.send(.start(.merge(sent, .cancel(id: ID.search))))
+    #expect(store.state == ["start", "sent"])
+    #expect(store.snapshot.effects == 0)
+  }
+
   @Test("StoreTask.cancel() inside a send drops the task's queued actions")
   func cancelInsideSendDropsQueuedActions() async {
     let gate = Gate()
