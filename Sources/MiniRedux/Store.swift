@@ -295,8 +295,13 @@ where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
     }
     let parentEffect = parent(&state, action)
     guard touched != nil || Registry.hasChildren else { return parentEffect }
+    var (searches, ids) = (0, Set<AnyHashable>())
     let gone: Effect<Action> = Registry.cancelGone(path, touched.map(AnyHashable.init)) { key in
-      state[keyPath: path].contains { AnyHashable($0.id) == key }
+      // NB: Up to 8 children, a search each; more, a set of the ids, made once: n + k, not n·k.
+      searches += 1
+      if searches == 9 { ids = Set(state[keyPath: path].lazy.map { AnyHashable($0.id) }) }
+      return searches > 8
+        ? ids.contains(key) : state[keyPath: path].contains { AnyHashable($0.id) == key }
     }
     return .merge(effect, parentEffect, gone)
   }
@@ -481,8 +486,7 @@ extension Store {
       enqueue(action, cause)
       return nil
     }
-    isSending = true
-    current = cause
+    (isSending, current) = (true, cause)
     reduce(action, in: cause)
     drain()
     defer { current = nil }
@@ -492,7 +496,7 @@ extension Store {
   private func reduce(_ action: Action, in cause: Cause?) {
     unowned(unsafe) let outer = Registry.reducing
     let outerHasChildren = Registry.hasChildren
-    (Registry.reducing, Registry.hasChildren) = (registry, registry.childCount > 0)
+    (Registry.reducing, Registry.hasChildren) = (registry, !registry.children.isEmpty)
     isReducing = true
     let effect = reducer(&state, action)
     (Registry.reducing, Registry.hasChildren, isReducing) = (outer, outerHasChildren, false)

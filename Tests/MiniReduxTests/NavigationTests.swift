@@ -452,6 +452,28 @@ struct NavigationTests {
     store.send(.bump)
     #expect(CountedID.comparisons == 0)
   }
+
+  @Test("with every row's effects in flight, a send costs rows plus children, not their product")
+  func costWithEveryRowInFlight() {
+    struct Row: Identifiable, Equatable { let id: CountedID }
+    enum Action: Sendable { case bump, row(CountedID, Int) }
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Store(
+      initialState: (0..<1_000).map { Row(id: CountedID(value: $0)) },
+      forEach(
+        { _, _ in .none }, state: \.self,
+        action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } }, embed: Action.row,
+        child: { _, _ in .run { _ in await gate.wait() } }))
+    for row in 0..<1_000 { store.send(.row(CountedID(value: row), 0)) }
+    #expect(store.snapshot.effects == 1_000)
+
+    // A search for each of 1,000 rows would compare about 500,000 ids.
+    CountedID.comparisons = 0
+    store.send(.bump)
+    #expect(CountedID.comparisons < 20_000)
+    #expect(store.snapshot.effects == 1_000)
+  }
 }
 
 /// An id that counts how often it is compared.
