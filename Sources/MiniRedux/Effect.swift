@@ -520,7 +520,6 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   private var byID: [EffectID: [ObjectIdentifier: Job]] = [:]
   /// The embedded children with effects in flight: their ids, by embedding and key.
   @exclusivity(unchecked) private(set) var children: [AnyHashable: [AnyHashable: EffectID]] = [:]
-  private(set) var childCount = 0
   /// Moves on a concatenation whose step has ended; set by the store's runtime.
   var stepEnded: @MainActor (Job) -> Void = { _ in }
   /// Where a test store runs effects' operations: a `TestExecutor`.
@@ -539,7 +538,6 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
     for id in job.ids {
       if byID[id] == nil, let child = id.child {
         children[child.scope, default: [:]][child.key] = id
-        childCount += 1
       }
       byID[id, default: [:]][.init(job)] = job
     }
@@ -558,7 +556,6 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
       byID[id] = nil
       if let child = id.child {
         children[child.scope]![child.key] = nil
-        childCount -= 1
         if children[child.scope]!.isEmpty { children[child.scope] = nil }
       }
     }
