@@ -276,7 +276,11 @@ struct NotificationSendTests {
         store?.send("fetch")
         sentFetch.open()
       }
-      defer { (step.open(), fetch.open(), subscription.cancel()) }
+      defer {
+        step.open()
+        fetch.open()
+        subscription.cancel()
+      }
       let task = store.send("start")
       step.open()
       await sentFetch.wait()
