@@ -289,8 +289,9 @@ struct TestStoreReceiveTests {
     let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
     store.timeout = .seconds(Int64.max)
     try await store.send(.load)
-    // NB: Yields first, so that `receive`'s wait most likely starts its timer before the action.
-    Task {
+    // NB: Yields first, off the main actor, so that `receive`'s wait most likely starts its timer
+    // before the action.
+    Task.detached {
       for _ in 0..<1_000 { await Task.yield() }
       gate.open()
     }
