@@ -867,7 +867,7 @@ enum Dump {
       log.dropped.append($0)
     }
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      store.registry?.executor = TestExecutor.shared
+      store.registry?.executor = TestExecutor()
     }
     if let initialAction { _ = start(initialAction, origin: "the initialAction") }
   }
@@ -905,6 +905,7 @@ enum Dump {
     let before = store.state
     log.sentState = nil
     let task = start(action, origin: "sent at \(fileID):\(line)")
+    drainEffects()
     guard let after = log.sentState else {
       throw TestStoreFailure(
         "\(step): MiniRedux did not reduce the action at once; send to a TestStore only from the "
@@ -984,6 +985,13 @@ enum Dump {
     }
   }
 
+  /// Runs the effects' jobs enqueued so far, with no suspension of the test: then the effects a
+  /// step started have reached their first wait, and a clock they sleep on knows of them.
+  private func drainEffects() {
+    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
+    (store.registry?.executor as? TestExecutor)?.drain()
+  }
+
   /// Sends `action` to the store as a `send` of the test, and keeps its task while it runs.
   private func start(_ action: Action, origin: String) -> StoreTask {
     log.sent.removeAll { $0.task.count == 0 }
@@ -1018,6 +1026,7 @@ enum Dump {
       let received = Dump.line(next.action)
       try log.checkDropped("receive(\(received))", fileID, line)
       if matches(next.action) {
+        drainEffects()
         return try check(
           update, before: next.before, after: next.after, "receive(\(received))", fileID, line)
       }
@@ -1187,7 +1196,7 @@ private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool {
 /// await clock.advance(by: .milliseconds(300))
 /// try await store.receive(.resultsLoaded(["swift"])) { $0.results = ["swift"] }
 /// ```
-/// > Note: Test stores run effects on one serial queue of their own from macOS, iOS, tvOS,
+/// > Note: Each test store runs its effects on a serial queue of its own from macOS, iOS, tvOS,
 /// > watchOS and visionOS 26 on, and on Linux; before, `advance(by:)` does not wait for them.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public final class TestClock: Clock, @unchecked Sendable {
@@ -1195,10 +1204,12 @@ public final class TestClock: Clock, @unchecked Sendable {
 
   // NB: A queue, not a `Mutex`, whose thread-local storage the `swift` interpreter cannot load.
   private let queue = DispatchQueue(label: "MiniRedux.TestClock")
-  /// Read and written on `queue` only.
+  /// Read and written on `queue` only. `executors`: those of the test stores whose effects slept
+  /// on this clock, the only ones `advance(by:)` waits for.
   private var state = (
     now: Instant.now, nextID: 0,
-    sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)]()
+    sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)](),
+    executors: [ObjectIdentifier: @Sendable () -> TestExecutor?]()
   )
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
@@ -1208,7 +1219,11 @@ public final class TestClock: Clock, @unchecked Sendable {
   public var minimumResolution: Duration { .zero }
 
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    let executor = TestExecutor.current
     let id = queue.sync {
+      if let executor {
+        state.executors[ObjectIdentifier(executor)] = { [weak executor] in executor }
+      }
       state.nextID += 1
       return state.nextID
     }
@@ -1228,11 +1243,16 @@ public final class TestClock: Clock, @unchecked Sendable {
   }
 
   /// Moves time forward by `duration` (not back, if negative), deadline by deadline, each time
-  /// letting the effects that test stores started run until each has slept on the clock, ended or
-  /// waits on something else.
+  /// letting the effects of the test stores that sleep on this clock run until each has slept on
+  /// it, ended or waits on something else; other test stores' effects never delay it.
+  ///
+  /// Effects that keep running for a minute instead are reported, and time moves on without them.
   @MainActor public func advance(by duration: Duration) async {
     let end = now.advanced(by: max(duration, .zero))
-    while await TestExecutor.shared.settle() {
+    // NB: One minute for the whole advance: once past it, settling returns at once.
+    let deadline = ContinuousClock.now + .seconds(60)
+    var settled = await settle(before: deadline)
+    while true {
       let due = queue.sync { () -> [CheckedContinuation<Void, Never>]? in
         guard let next = state.sleepers.values.map(\.deadline).min(), next <= end else {
           state.now = end
@@ -1243,19 +1263,43 @@ public final class TestClock: Clock, @unchecked Sendable {
         for (id, _) in due { state.sleepers[id] = nil }
         return due.map(\.value.wake)
       }
-      guard let due else { return }
+      guard let due else { break }
       for sleeper in due { sleeper.resume() }
+      settled = await settle(before: deadline) && settled
     }
+    guard !settled else { return }
+    miniReduxReport(
+      "MiniRedux: TestClock.advance(by:) waited a minute for effects that keep running, or block "
+        + "their thread, instead of sleeping, ending or waiting; it moved time on without them.",
+      fails: true)
+  }
+
+  /// Settles the executors of the test stores whose effects slept on this clock.
+  @MainActor private func settle(before deadline: ContinuousClock.Instant) async -> Bool {
+    let executors = queue.sync {
+      state.executors = state.executors.filter { $0.value() != nil }
+      return state.executors.values.compactMap { $0() }
+    }
+    var settled = true
+    for executor in executors { settled = await executor.settle(before: deadline) && settled }
+    return settled
   }
 }
 
-/// One serial queue for test stores' effects, so that a `TestClock` can tell when all have run.
+/// A serial queue for one test store's effects, so that its steps and a `TestClock` can tell when
+/// they have run; test stores share none, so a busy one never slows another.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class TestExecutor: TaskExecutor {
-  static let shared = TestExecutor()
+  /// The executor whose queue runs the current code, if any: how a `TestClock` tells whose sleeper
+  /// it holds.
+  static var current: TestExecutor? { DispatchQueue.getSpecific(key: key)?() }
+  private static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()
   private let queue = DispatchQueue(label: "MiniRedux.TestExecutor")
   /// How many jobs ran; read and written on the queue only.
   nonisolated(unsafe) private var ran = 0
+
+  // NB: Weakly, as the queue belongs to the executor.
+  init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
@@ -1265,30 +1309,33 @@ final class TestExecutor: TaskExecutor {
     }
   }
 
+  /// Blocks until the jobs enqueued so far have run, each to its next suspension.
+  // NB: A job never waits for the main actor without suspending, so this cannot deadlock.
+  func drain() { queue.sync {} }
+
   /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and
-  /// enqueued no more jobs, within a minute (a busy main actor can delay them for seconds).
+  /// enqueued no more jobs before `deadline`; a busy main actor can delay them for seconds.
   // NB: A job that hops to the main actor enqueues there before it ends, so a pass over the queue,
   // then over the FIFO main queue (not the main actor's resumption order), follows what they sent.
-  @MainActor func settle() async -> Bool {
+  @MainActor func settle(before deadline: ContinuousClock.Instant) async -> Bool {
+    guard ContinuousClock.now < deadline else { return false }
     let (passes, pass) = AsyncStream.makeStream(of: Int?.self)
     defer { pass.finish() }
-    DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(60)) { pass.yield(nil) }
+    let wait = max(.zero, ContinuousClock.now.duration(to: deadline)).components.seconds
+    DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(Int(min(wait, 1 << 32)) + 1)) {
+      pass.yield(nil)
+    }
     var (ran, iterator) = (-1, passes.makeAsyncIterator())
-    while true {
+    while ContinuousClock.now < deadline {
       queue.async {
         let ran = self.ran
         DispatchQueue.main.async { pass.yield(ran) }
       }
-      guard let now = await iterator.next() ?? nil else {
-        miniReduxReport(
-          "MiniRedux: TestClock.advance(by:) gave up after waiting a minute for effects that keep "
-            + "running, or block their thread, instead of sleeping, ending or waiting.", fails: true
-        )
-        return false
-      }
+      guard let now = await iterator.next() ?? nil else { return false }
       if now == ran { return true }
       ran = now
     }
+    return false
   }
 }
 

@@ -84,6 +84,34 @@ struct ClockTests {
     #expect(clock.now == start.advanced(by: .seconds(5)))
   }
 
+  @Test("a busy test store beside a clock test does not slow it: each settles only its own")
+  func busyNeighbour() async throws {
+    // Given: a store whose effect keeps its executor busy until the test stops it.
+    let stop = Locked(false)
+    let busy = TestStore(initialState: 0) { (_: inout Int, _: Bool) in
+      .run { _ in
+        while !stop.current { await Task.yield() }
+      }
+    }
+    busy.timeout = patience
+    try await busy.send(true)
+    defer { stop.withLock { $0 = true } }
+
+    // When: a debounce test runs the obvious way beside it.
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: Search.State(), Search.reducer(clock: clock) { query in ["\(query)!"] })
+    store.timeout = .seconds(5)
+    try await store.send(.queryChanged("b")) { $0.query = "b" }
+    await clock.advance(by: .milliseconds(300))
+
+    // Then: the clock moved, and the result arrived without waiting for the neighbour.
+    try await store.receive(.resultsLoaded(["b!"])) { $0.results = ["b!"] }
+    try await store.finish()
+    stop.withLock { $0 = true }
+    try await busy.finish()
+  }
+
   @Test("a sleep cancelled before or while it waits throws CancellationError")
   func cancelledSleep() async throws {
     let clock = TestClock()
