@@ -985,11 +985,12 @@ enum Dump {
     }
   }
 
-  /// Runs the effects' jobs enqueued so far, with no suspension of the test: then the effects a
-  /// step started have reached their first wait, and a clock they sleep on knows of them.
+  /// Runs the effects' jobs enqueued so far, within `timeout`, with no suspension of the test:
+  /// then the effects a step started have reached their first wait, and a clock they sleep on
+  /// knows of them.
   private func drainEffects() {
     guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
-    (store.registry?.executor as? TestExecutor)?.drain()
+    (store.registry?.executor as? TestExecutor)?.drain(within: timeout)
   }
 
   /// Sends `action` to the store as a `send` of the test, and keeps its task while it runs.
@@ -1309,9 +1310,16 @@ final class TestExecutor: TaskExecutor {
     }
   }
 
-  /// Blocks until the jobs enqueued so far have run, each to its next suspension.
-  // NB: A job never waits for the main actor without suspending, so this cannot deadlock.
-  func drain() { queue.sync {} }
+  /// Blocks until the jobs enqueued so far have run, each to its next suspension, or `timeout`
+  /// passed: a job that blocks its thread holds the test no longer.
+  func drain(within timeout: Duration) {
+    let drained = DispatchSemaphore(value: 0)
+    queue.async { drained.signal() }
+    let (seconds, attoseconds) = min(timeout, .seconds(1_000_000)).components
+    _ = drained.wait(
+      timeout: .now()
+        + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+  }
 
   /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and
   /// enqueued no more jobs before `deadline`; a busy main actor can delay them for seconds.

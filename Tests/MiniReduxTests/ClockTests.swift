@@ -84,18 +84,17 @@ struct ClockTests {
     #expect(clock.now == start.advanced(by: .seconds(5)))
   }
 
-  @Test("a busy test store beside a clock test does not slow it: each settles only its own")
+  @Test("a test store whose effect holds its thread does not slow a clock test beside it")
   func busyNeighbour() async throws {
-    // Given: a store whose effect keeps its executor busy until the test stops it.
-    let stop = Locked(false)
+    // Given: a store whose effect blocks its thread until the test releases it (no CPU burnt).
+    let release = DispatchSemaphore(value: 0)
     let busy = TestStore(initialState: 0) { (_: inout Int, _: Bool) in
-      .run { _ in
-        while !stop.current { await Task.yield() }
-      }
+      .run { _ in release.wait() }
     }
-    busy.timeout = patience
+    // NB: Its own send waits this long for the effect to reach a suspension, which it never does.
+    busy.timeout = .milliseconds(100)
     try await busy.send(true)
-    defer { stop.withLock { $0 = true } }
+    defer { release.signal() }
 
     // When: a debounce test runs the obvious way beside it.
     let clock = TestClock()
@@ -108,8 +107,8 @@ struct ClockTests {
     // Then: the clock moved, and the result arrived without waiting for the neighbour.
     try await store.receive(.resultsLoaded(["b!"])) { $0.results = ["b!"] }
     try await store.finish()
-    stop.withLock { $0 = true }
-    try await busy.finish()
+    release.signal()
+    try await busy.finish(timeout: patience)
   }
 
   @Test("a sleep cancelled before or while it waits throws CancellationError")
