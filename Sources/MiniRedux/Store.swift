@@ -35,14 +35,39 @@ public typealias Reducer<State, Action: Sendable> =
 /// print(store.state.count)  // 1
 /// ```
 /// > Important: Reading `store.state` inside the reducer stops the program; use its `inout` state.
-@MainActor public final class Store<State, Action: Sendable> {
+@MainActor @dynamicMemberLookup public final class Store<State, Action: Sendable> {
   /// The current state, changed only by reducing an action; a scoped store reads it through its
   /// parent, so it is never stale.
   public var state: State {
     attachToParent()
-    isObserved = true
+    (isObserved, isStateObserved) = (true, true)
     registrar.access(self, keyPath: stateKeyPath)
     return read()
+  }
+
+  /// Reads a property of the state, as `store.count` reads `store.state.count`; Observation hears
+  /// of it only on a `send` that changed it (`!=` for an `Equatable` value, any `send` for
+  /// another), so a view re-renders only for what it reads.
+  /// ```swift
+  /// let store = Store(initialState: Counter.State(), Counter.reduce)
+  /// store.send(.incrementTapped)
+  /// print(store.count)  // 1: a view that reads it re-renders when a send changes count
+  /// ```
+  /// - Parameter keyPath: The property of the state to read.
+  /// - Returns: Its current value.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    attachToParent()
+    let value = read()[keyPath: keyPath]
+    // NB: A key path literal outside generic code is one object: most reads find it by identity.
+    let known = observed.firstIndex { $0.keyPath === keyPath }
+    let index = known ?? observed.firstIndex { $0.keyPath == keyPath } ?? observe(keyPath, value)
+    if !observed[index].isObserved {
+      // NB: Not compared since its last change: `changed` catches up to the value read now.
+      _ = observed[index].changed()
+      (isObserved, observed[index].isObserved) = (true, true)
+    }
+    registrar.access(self, keyPath: observed[index].path as! KeyPath<Store, Int>)
+    return value
   }
 
   /// Through its own runtime, or through its parent, as chosen at init.
@@ -57,8 +82,16 @@ public typealias Reducer<State, Action: Sendable> =
   private let registrar = ObservationRegistrar()
   // NB: A key path literal in a generic class is built anew at each use; this one once.
   private let stateKeyPath: KeyPath<Store, State> = \.state
-  /// Whether `state` was read since the last change: if not, Observation has no one to tell.
-  private var isObserved = false
+  /// Whether `state`, or a property through the store, was read since the last change: if not,
+  /// Observation has no one to tell. `isStateObserved`: `state` itself.
+  private var (isObserved, isStateObserved) = (false, false)
+  /// The properties read through the store: each one's key path in the state, the key path
+  /// Observation knows it by, whether it was read since Observation last heard of a change of it,
+  /// and, while it is, whether the state changed it since the last look.
+  // NB: Of types that do not depend on `State`: code not specialized for it would look the
+  // array's type up at each send.
+  private var observed:
+    [(keyPath: AnyKeyPath, path: AnyKeyPath, isObserved: Bool, changed: () -> Bool)] = []
   private var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
   }
@@ -390,17 +423,57 @@ extension Store {
 
   private func attachToParent() { attach.take()?(self) }
 
+  /// Watches `keyPath`, whose value is `value` now, for Observation; returns its index.
+  private func observe<Value>(_ keyPath: KeyPath<State, Value>, _ value: Value) -> Int {
+    let changed =
+      (Value.self as? any Equatable.Type).map { isChanged(keyPath, value, $0) } ?? { true }
+    // NB: A token for Observation, told apart by its index; it is never read.
+    observed.append((keyPath, \Store.[observed: observed.count], false, changed))
+    return observed.count - 1
+  }
+
+  private subscript(observed index: Int) -> Int { index }
+
+  /// Whether the state changed `keyPath` from the last value seen, which it then remembers,
+  /// compared with `Equatable` of the type opened.
+  private func isChanged<Value, Compared: Equatable>(
+    _ keyPath: KeyPath<State, Value>, _ value: Value, _: Compared.Type
+  ) -> () -> Bool {
+    // NB: `Compared` is `Value`, opened from a metatype: no cast per comparison.
+    var (keyPath, last) = (keyPath as! KeyPath<State, Compared>, value as! Compared)
+    return { [unowned self] in
+      let value = read()[keyPath: keyPath]
+      guard value != last else { return false }
+      last = value
+      return true
+    }
+  }
+
+  /// Tells Observation that the state changed, if `state` was read since it last heard of it,
+  /// and of each property read since then that the new state changed; an observer reads again.
+  private func notifyObservers() {
+    if isStateObserved {
+      isStateObserved = false
+      registrar.willSet(self, keyPath: stateKeyPath)
+      registrar.didSet(self, keyPath: stateKeyPath)
+    }
+    for index in observed.indices where observed[index].isObserved && observed[index].changed() {
+      // NB: First, as an observer told of the change may read it again.
+      observed[index].isObserved = false
+      let path = observed[index].path as! KeyPath<Store, Int>
+      registrar.willSet(self, keyPath: path)
+      registrar.didSet(self, keyPath: path)
+    }
+    isObserved = isStateObserved || observed.contains { $0.isObserved }
+  }
+
   /// Tells this store's observers that its state changed, then its scoped stores, which tell
   /// theirs if their part changed: the one place where observers hear of changes.
   private func notify() {
     #if canImport(Combine)
       willChange.send()
     #endif
-    if isObserved {
-      isObserved = false
-      registrar.willSet(self, keyPath: stateKeyPath)
-      registrar.didSet(self, keyPath: stateKeyPath)
-    }
+    if isObserved { notifyObservers() }
     // NB: Each list in a function of its own, which looks up its type only when called.
     if hasListeners { notifyListeners() }
     if hasScopes { notifyScopes() }
@@ -432,9 +505,10 @@ extension Store {
         + "Inside the reducer, use the `inout` state it is given; subscribe and scope outside it.")
   }
 
-  /// For tests: the effects in flight, their ids, and the attached scoped stores, unpruned too.
-  var snapshot: (effects: Int, ids: Int, scopes: Int) {
-    (registry?.snapshot.effects ?? 0, registry?.snapshot.ids ?? 0, scopes.count)
+  /// For tests: the effects in flight, their ids, the attached scoped stores, unpruned too, and
+  /// the properties Observation watches.
+  var snapshot: (effects: Int, ids: Int, scopes: Int, observed: Int) {
+    (registry?.snapshot.effects ?? 0, registry?.snapshot.ids ?? 0, scopes.count, observed.count)
   }
 }
 

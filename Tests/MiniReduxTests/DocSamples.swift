@@ -997,6 +997,23 @@ struct TestStoreDocSamples {
     try await store.finish()
   }
 
+  // Sample: Store's properties
+  @Test("a property read through the store is the state's")
+  func dynamicMember() {
+    enum Counter {
+      struct State { var count = 0 }
+      enum Action: Sendable { case incrementTapped }
+      static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+        state.count += 1
+        return .none
+      }
+    }
+    let store = Store(initialState: Counter.State(), Counter.reduce)
+    store.send(.incrementTapped)
+    print(store.count)  // 1: a view that reads it re-renders when a send changes count
+    #expect(store.count == 1)
+  }
+
   // Sample: TestClock
   @Test("the TestClock sample: a debounce test written the obvious way")
   func testClockSample() async throws {
@@ -1331,7 +1348,7 @@ enum NavigationArticle {
         VStack {
           NavigationStack(
             path: Binding(
-              get: { store.state.path.map(\.id) }, set: { store.send(.popTo(count: $0.count)) })
+              get: { store.path.map(\.id) }, set: { store.send(.popTo(count: $0.count)) })
           ) {
             HomeView(store: store)
               .navigationDestination(for: Int.self) { id in
@@ -1344,20 +1361,20 @@ enum NavigationArticle {
           }
           .sheet(
             item: Binding(
-              get: { store.state.timer }, set: { if $0 == nil { store.send(.dismissTimer) } })
+              get: { store.timer }, set: { if $0 == nil { store.send(.dismissTimer) } })
           ) { _ in
             if let timer = store.scope(state: \.timer, action: App.Action.timer) {
               TimerView(store: timer)
             }
           }
-          List(store.state.path) { screen in
+          List(store.path) { screen in
             if let row = store.scope(
               state: { $0.path.first { $0.id == screen.id } },
               action: { .path(id: screen.id, $0) })
             {
               TextField(
                 "Title",
-                text: Binding(get: { row.state.title }, set: { row.send(.titleChanged($0)) }))
+                text: Binding(get: { row.title }, set: { row.send(.titleChanged($0)) }))
             }
           }
         }
@@ -1388,7 +1405,7 @@ struct NavigationArticleSamples {
     store.send(.push(1))
     store.send(.push(2))
     // The navigation path's binding, the destination's scope and the sheet's scope.
-    let path = { store.state.path.map(\.id) }
+    let path = { store.path.map(\.id) }
     let setPath: ([Int]) -> Void = { store.send(.popTo(count: $0.count)) }
     let id = 2
     let screen = store.scope(
