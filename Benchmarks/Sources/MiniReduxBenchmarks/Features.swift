@@ -379,3 +379,58 @@ enum Checklist {
       embed: Action.row, child: opaqueReducer(row))
   }
 }
+
+// MARK: - Views that read one property each
+
+/// S13: a form of ten fields, each shown by a view of its own that reads only its field.
+enum Form {
+  struct State: Equatable {
+    var f0 = 0, f1 = 0, f2 = 0, f3 = 0, f4 = 0, f5 = 0, f6 = 0, f7 = 0, f8 = 0, f9 = 0
+  }
+  enum Action: Sendable { case edit(Int) }
+  static let fieldCount = 10
+
+  static func field(_ index: Int) -> WritableKeyPath<State, Int> {
+    switch index {
+    case 0: \.f0
+    case 1: \.f1
+    case 2: \.f2
+    case 3: \.f3
+    case 4: \.f4
+    case 5: \.f5
+    case 6: \.f6
+    case 7: \.f7
+    case 8: \.f8
+    default: \.f9
+    }
+  }
+
+  static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+    if case .edit(let index) = action { state[keyPath: field(index)] += 1 }
+    return .none
+  }
+}
+
+/// S13: an observer of one value, re-tracking in `onChange` as `RowObserver` does.
+@MainActor
+final class FieldObserver {
+  let read: @MainActor () -> Int
+  let tally: Scenarios.RowTally
+  let field: Int
+
+  init(read: @escaping @MainActor () -> Int, tally: Scenarios.RowTally, field: Int) {
+    (self.read, self.tally, self.field) = (read, tally, field)
+  }
+
+  func track() {
+    withObservationTracking {
+      blackHole(read())
+    } onChange: { [self] in
+      MainActor.assumeIsolated {
+        tally.fired += 1
+        tally.lastRow = field
+        track()
+      }
+    }
+  }
+}

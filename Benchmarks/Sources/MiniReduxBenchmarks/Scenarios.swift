@@ -604,6 +604,66 @@ extension Scenarios {
     return clock.now - start
   }
 
+  /// S13: ten views, each reading one field through the store (`store.f3`), and a send editing
+  /// one field (round robin): one view hears of it. S13b does the same with today's workaround,
+  /// a scoped store with `Equatable` state per view.
+  mutating func s13FieldViews(scoped: Bool) async -> Measurement {
+    let store = Store(initialState: Form.State(), opaqueReducer(Form.reduce))
+    let tally = RowTally()
+    let observers = (0..<Form.fieldCount).map { index in
+      let path = Form.field(index)
+      let read: @MainActor () -> Int
+      if scoped {
+        let field = store.scope(
+          state: { $0[keyPath: path] }, action: { (action: Form.Action) in action })
+        read = { field.state }
+      } else {
+        read = { store[dynamicMember: path] }
+      }
+      return FieldObserver(read: read, tally: tally, field: index)
+    }
+    for observer in observers { observer.track() }
+    let n = counts.fanOutSends
+    let id = scoped ? "S13B" : "S13"
+    let result = await measure(
+      id, scoped ? "S13 with a scoped store per view" : "send editing 1 of 10 fields, 10 views",
+      operations: n, repetitions: repetitions, floor: scoped ? "S13" : "S1"
+    ) {
+      Self.loopEdit(store, n)
+    }
+    // Then one send per field, each checked on its own: exactly its view's observer fired.
+    var wrong: [String] = []
+    for field in 0..<Form.fieldCount {
+      let before = tally.fired
+      store.send(.edit(field))
+      if tally.fired != before + 1 || tally.lastRow != field {
+        wrong.append("field \(field): \(tally.fired - before) fired, last \(tally.lastRow)")
+      }
+    }
+    let sends = n * (repetitions + 1) + Form.fieldCount
+    checks.append(
+      Check(
+        name: "\(id) exactly 1 view's observer fired per send, the edited field's",
+        passed: wrong.isEmpty && tally.fired == sends,
+        detail: "\(grouped(tally.fired)) fired for \(grouped(sends)) sends"
+          + (wrong.isEmpty ? "" : "; " + wrong.prefix(3).joined(separator: "; "))))
+    blackHole(observers)
+    return result
+  }
+
+  @inline(never)
+  static func loopEdit(_ store: Store<Form.State, Form.Action>, _ n: Int) -> Duration {
+    let clock = ContinuousClock()
+    var field = 0
+    let start = clock.now
+    for _ in 0..<n {
+      store.send(.edit(field))
+      field += 1
+      if field == Form.fieldCount { field = 0 }
+    }
+    return clock.now - start
+  }
+
   /// S11: S2's send (`items[0] += 1` on a 100,000-element array) with the array inside a child
   /// state that a live scope with `Equatable` state holds: each send copies the array.
   mutating func s11ScopedLargeState() async -> Measurement {
