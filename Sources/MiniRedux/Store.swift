@@ -1287,8 +1287,13 @@ public final class TestClock: Clock, @unchecked Sendable {
     executors: [ObjectIdentifier: @Sendable () -> TestExecutor?]()
   )
 
+  /// How long `advance(by:)` lets effects keep running before it moves time on without them.
+  let patience: Duration
+
   /// A clock that starts at the present instant of a `ContinuousClock`.
-  public init() {}
+  public convenience init() { self.init(patience: .seconds(60)) }
+
+  init(patience: Duration) { self.patience = patience }
 
   public var now: Instant { queue.sync { state.now } }
   public var minimumResolution: Duration { .zero }
@@ -1324,8 +1329,8 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// Effects that keep running for a minute instead are reported, and time moves on without them.
   @MainActor public func advance(by duration: Duration) async {
     let end = now.advanced(by: max(duration, .zero))
-    // NB: One minute for the whole advance: once past it, settling returns at once.
-    let deadline = ContinuousClock.now + .seconds(60)
+    // NB: One minute for the whole advance: past it, a pass that finds effects running gives up.
+    let deadline = ContinuousClock.now + patience
     var settled = await settle(before: deadline)
     while true {
       let due = queue.sync { () -> [CheckedContinuation<Void, Never>]? in

@@ -111,6 +111,32 @@ struct ClockTests {
     try await busy.finish(timeout: patience)
   }
 
+  @Test("advance moves time on, and reports, when an effect keeps running instead of waiting")
+  func effectThatKeepsRunning() async throws {
+    // Given: an effect that sleeps on the clock once, then keeps its executor busy.
+    let clock = TestClock(patience: .milliseconds(200))
+    let stop = Locked(false)
+    let store = TestStore(initialState: 0) { (_: inout Int, _: Bool) in
+      .run { _ in
+        try await clock.sleep(for: .seconds(1))
+        while !stop.current { await Task.yield() }
+      }
+    }
+    store.timeout = patience
+    let start = clock.now
+    try await store.send(true)
+
+    // When
+    let (_, reports) = await capturingReports { await clock.advance(by: .seconds(2)) }
+
+    // Then: time moved to the end, and the clock said why it did not wait.
+    #expect(clock.now == start.advanced(by: .seconds(2)))
+    #expect(reports.count == 1)
+    #expect(reports.first?.contains("keep running") == true)
+    stop.withLock { $0 = true }
+    try await store.finish()
+  }
+
   @Test("a sleep cancelled before or while it waits throws CancellationError")
   func cancelledSleep() async throws {
     let clock = TestClock()
