@@ -45,11 +45,12 @@ final class Reader {
   private func track() {
     withObservationTracking {
       read()
-    } onChange: {
-      // NB: onChange runs synchronously in willSet, on the main actor here.
+    } onChange: { [weak self] in
+      // NB: onChange runs synchronously in willSet, on the main actor here. Weakly, as the store
+      // keeps this closure until its next change, and the reader keeps the store.
       MainActor.assumeIsolated {
-        self.changes += 1
-        self.track()
+        self?.changes += 1
+        self?.track()
       }
     }
   }
