@@ -652,8 +652,8 @@ struct DebounceTests {
     await eventually { clock.sleeperCount == 1 }
     clock.advance(by: .milliseconds(100))
     let last = store.send("mo")
-    // Then: the pending one was replaced (a concatenation and its sleep are in flight).
-    #expect(store.snapshot.effects == 2)
+    // Then: the pending one was replaced (one task, sleeping, is in flight).
+    #expect(store.snapshot.effects == 1)
     await eventually { clock.sleeperCount == 1 }
 
     // When: 299 ms pass, nothing starts; at 300 ms the last one does.
@@ -666,6 +666,56 @@ struct DebounceTests {
     // Then
     #expect(requests.values == ["mo"])
     #expect(store.state == ["result:mo"])
+    #expect(store.snapshot.effects == 0)
+  }
+}
+
+extension DebounceTests {
+  @Test("a debounced .run is one task: cancelled asleep, it never works; its errors go to catch")
+  func oneTask() async {
+    struct Failure: Error {}
+    let clock = ManualClock()
+    let worked = Recorder<String>()
+    let store = makeStore()
+    func search(_ query: String) -> Effect<Event> {
+      .run { send in
+        worked.append(query)
+        if query == "fail" { throw Failure() }
+        await send(.log("result:\(query)"))
+      } catch: { _, send in
+        await send(.log("caught:\(query)"))
+      }
+      .debounce(id: ID.a, for: .seconds(1), clock: clock)
+    }
+
+    // When: a search is cancelled in its sleep, another replaced, and the last one fails.
+    store.send(.start(search("a")))
+    store.send(.start(.cancel(id: ID.a)))
+    store.send(.start(search("b")))
+    let last = store.send(.start(search("fail")))
+    await eventually { clock.sleeperCount == 1 }
+    #expect(store.snapshot.effects == 1)
+    clock.advance(by: .seconds(1))
+    await last.finish()
+
+    // Then: only the last one worked, and its error became an action.
+    #expect(worked.values == ["fail"])
+    #expect(store.state == ["start", "start", "start", "start", "caught:fail"])
+  }
+
+  @Test("debouncing a composite effect waits, then starts all of it, under the same id")
+  func composite() async {
+    let clock = ManualClock()
+    let store = makeStore()
+    let task = store.send(
+      .start(
+        Effect.merge(.send(.log("a")), .run { send in await send(.log("b")) })
+          .debounce(id: ID.a, for: .seconds(1), clock: clock)))
+    await eventually { clock.sleeperCount == 1 }
+    #expect(store.state == ["start"])
+    clock.advance(by: .seconds(1))
+    await task.finish()
+    #expect(Set(store.state) == ["start", "a", "b"])
     #expect(store.snapshot.effects == 0)
   }
 }

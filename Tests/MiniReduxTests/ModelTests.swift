@@ -283,7 +283,7 @@ struct DepthTests {
       .start(
         Effect.run { send in await send(.log("never")) }
           .debounce(id: ID.a, for: .seconds(Int64.max))))
-    #expect(task.count == 2)  // The concatenation, and its wait.
+    #expect(task.count == 1)  // One task: the wait, then the work.
     store.send(.start(.cancel(id: ID.a)))
     await task.finish()
     #expect(store.state == ["start", "start"])
