@@ -529,7 +529,8 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
 @usableFromInline @MainActor final class Registry {
   /// NB: `deinit` may read only `Sendable` values, so the tasks are here, each at its job's slot.
   private var jobs: [(job: Job, task: Task<Void, Never>?)] = []
-  private var byID: [EffectID: [ObjectIdentifier: Job]] = [:]
+  /// The jobs under each id: the first inline, as most ids cover one job at a time.
+  private var byID: [EffectID: (first: Job, others: [ObjectIdentifier: Job])] = [:]
   /// The embedded children with effects in flight: their ids, by embedding and key.
   @exclusivity(unchecked) private(set) var children: [AnyHashable: [AnyHashable: EffectID]] = [:]
   /// Moves on a concatenation whose step has ended; set by the store's runtime.
@@ -548,10 +549,14 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
     job.slot = jobs.count
     jobs.append((job, task))
     for id in job.ids {
-      if byID[id] == nil, let child = id.child {
-        children[child.scope, default: [:]][child.key] = id
+      // NB: Only `first` read, not a copy of `others`, which the write would then copy whole.
+      guard let first = byID[id]?.first else {
+        byID[id] = (job, [:])
+        if let child = id.child { children[child.scope, default: [:]][child.key] = id }
+        continue
       }
-      byID[id, default: [:]][.init(job)] = job
+      // NB: An id twice around one effect registers it once.
+      if first !== job { byID[id]!.others[.init(job)] = job }
     }
   }
 
@@ -563,10 +568,15 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
     if slot < jobs.count { (jobs[slot], last.job.slot) = (last, slot) }
     job.slot = -1
     for id in job.ids {
-      byID[id]?[.init(job)] = nil
-      guard byID[id]?.isEmpty == true else { continue }
-      byID[id] = nil
-      if let child = id.child {
+      guard var members = byID.removeValue(forKey: id) else { continue }
+      if members.first !== job {
+        members.others[.init(job)] = nil
+      } else if let next = members.others.popFirst()?.value {
+        members.first = next
+      }
+      if members.first !== job {
+        byID[id] = members
+      } else if let child = id.child {  // The id's last job: the id is gone.
         children[child.scope]![child.key] = nil
         if children[child.scope]!.isEmpty { children[child.scope] = nil }
       }
@@ -583,11 +593,15 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
 
   /// Cancels every effect running under `id` but the concatenations that `step` is part of.
   func cancel(_ id: EffectID, around step: Job?) {
-    for job in byID[id]?.values ?? [:].values {
+    // NB: Over a copy, as cancelling one unregisters it.
+    guard let members = byID[id] else { return }
+    func cancel(_ job: Job) {
       var outer = step
       while let enclosing = outer, enclosing !== job { outer = enclosing.parent }
       if outer == nil, job.cancel() { unregister(job, cancellingTask: true) }
     }
+    cancel(members.first)
+    for job in members.others.values { cancel(job) }
   }
 }
 

@@ -539,3 +539,31 @@ struct SoakTests {
     #expect(growth < 1 << 20)
   }
 }
+
+extension DegenerateEffectTests {
+  @Test("an id twice around one effect: once it ends, the id still covers the others")
+  func sameIDTwice() async {
+    // NB: Twenty stores, as the registry's order of the others under an id varies between runs.
+    for _ in 0..<20 {
+      let (first, second) = (Gate(), Gate())
+      let store = makeStore()
+      let once = store.send(
+        .start(.run { _ in await first.wait() }.cancellable(id: ID.a).cancellable(id: ID.a)))
+      let other = store.send(
+        .start(
+          .run { send in
+            await second.wait()
+            await send(.log("after its id was cancelled"))
+          }
+          .cancellable(id: ID.a)))
+      first.open()
+      await once.finish()
+
+      store.send(.start(.cancel(id: ID.a)))
+      second.open()
+      await other.finish()
+
+      #expect(store.state == ["start", "start", "start"])
+    }
+  }
+}
