@@ -1329,7 +1329,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// Effects that keep running for a minute instead are reported, and time moves on without them.
   @MainActor public func advance(by duration: Duration) async {
     let end = now.advanced(by: max(duration, .zero))
-    // NB: One minute for the whole advance: past it, a pass that finds effects running gives up.
+    // NB: One minute for the whole advance: past it, effects that keep running are given up on.
     let deadline = ContinuousClock.now + patience
     var settled = await settle(before: deadline)
     while true {
@@ -1401,15 +1401,16 @@ final class TestExecutor: TaskExecutor {
   }
 
   /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and
-  /// enqueued no more jobs. A pass that still finds new jobs after `deadline` gives up, as the
-  /// effects keep running; passes that a busy main actor delays do not, up to ten minutes in all.
+  /// enqueued no more jobs. It gives up once past `deadline` after 100 passes in a row that found
+  /// new jobs: effects that keep running. Slow passes (a busy main actor delays them) are no sign of
+  /// that, and are waited for up to ten minutes in all.
   // NB: A job that hops to the main actor enqueues there before it ends, so a pass over the queue,
   // then over the FIFO main queue (not the main actor's resumption order), follows what they sent.
   @MainActor func settle(before deadline: ContinuousClock.Instant) async -> Bool {
     let (passes, pass) = AsyncStream.makeStream(of: Int?.self)
     defer { pass.finish() }
     DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(600)) { pass.yield(nil) }
-    var (ran, iterator) = (-1, passes.makeAsyncIterator())
+    var (ran, changes, iterator) = (-1, 0, passes.makeAsyncIterator())
     while true {
       queue.async {
         let ran = self.ran
@@ -1417,7 +1418,8 @@ final class TestExecutor: TaskExecutor {
       }
       guard let now = await iterator.next() ?? nil else { return false }
       if now == ran { return true }
-      guard ContinuousClock.now < deadline else { return false }
+      changes += 1
+      guard changes < 100 || ContinuousClock.now < deadline else { return false }
       ran = now
     }
   }
