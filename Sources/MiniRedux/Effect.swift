@@ -595,13 +595,13 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   func cancel(_ id: EffectID, around step: Job?) {
     // NB: Over a copy, as cancelling one unregisters it.
     guard let members = byID[id] else { return }
-    func cancel(_ job: Job) {
+    func cancelUnlessEnclosing(_ job: Job) {
       var outer = step
       while let enclosing = outer, enclosing !== job { outer = enclosing.parent }
       if outer == nil, job.cancel() { unregister(job, cancellingTask: true) }
     }
-    cancel(members.first)
-    for job in members.others.values { cancel(job) }
+    cancelUnlessEnclosing(members.first)
+    for job in members.others.values { cancelUnlessEnclosing(job) }
   }
 }
 
