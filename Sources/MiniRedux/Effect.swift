@@ -482,8 +482,8 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   /// Its index in its registry, and its neighbours in its cause's list.
   var slot = -1
   var next: Job?
-  // NB: Unsafe, as the cause's list keeps it alive; `unowned` would count references for nothing.
-  unowned(unsafe) var previous: Job?
+  // NB: Unowned, as the cause's list keeps it alive through `next`.
+  unowned var previous: Job?
 
   init(cause: Cause, parent: Job?, ids: [EffectID]) {
     (self.cause, self.parent, self.ids) = (cause, parent, ids)

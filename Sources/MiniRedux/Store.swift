@@ -102,8 +102,7 @@ public typealias Reducer<State, Action: Sendable> =
   // NB: Each send reads these: code not specialized for `State` looks arrays' types up per use.
   private var (hasListeners, hasScopes, nextListenerID) = (false, false, 0)
   /// How many listeners were cancelled: a notification during which it moves skips them.
-  // NB: Unchecked, as no access to it overlaps another and a notification reads it per listener.
-  @exclusivity(unchecked) private var cancellations = 0
+  private var cancellations = 0
   private var pruneScopesAt = 16
 
   #if canImport(Combine)
