@@ -150,6 +150,7 @@ extension Effect {
     case .none: return .none
     case .send(let action): return .send(transform(action))
     case .cancel(let id): return Effect<T>(operation: .cancel(rename(id)))
+    case .report(let message): return Effect<T>(operation: .report(message))
     case .cancellable(let id, let cancelInFlight, _):
       return parts[0].cancellable(rename(id), cancelInFlight: cancelInFlight)
     case .merge: return Effect<T>(operation: .merge(.init(parts)))
@@ -268,6 +269,8 @@ extension Effect {
     indirect case send(Action)
     indirect case run(TaskPriority?, Body, Handler?)
     case cancel(EffectID)
+    /// Misuse an embedding found while reducing, for the store's reporter.
+    indirect case report(String)
     case cancellable(EffectID, cancelInFlight: Bool, Parts)
     case merge(Parts)
     case concatenate(Parts)
@@ -340,15 +343,26 @@ extension Effect {
 // value is `sending`, not `Sendable`: hashed in its maker's isolation, then only compared.
 struct EffectID: Hashable, Sendable {
   private let box: IDBox
-  init<Value: Hashable>(_ value: sending Value) { box = TypedIDBox(value, child: nil) }
+  init<Value: Hashable>(_ value: sending Value) { box = TypedIDBox(value, place: nil) }
 
-  /// The id of an embedded child's effects: the embedding's `scope` and the child's `key` there.
-  init(scope: AnyHashable, key: AnyHashable) {
-    nonisolated(unsafe) let value = [scope, key]
-    box = TypedIDBox(value, child: (scope, key))
+  /// The id of an embedded child's effects, named by its place.
+  init(_ place: Place) {
+    // NB: Sound: the array of two `AnyHashable`s is made here, then only hashed and compared.
+    nonisolated(unsafe) let value = [place.scope, place.key]
+    box = TypedIDBox(value, place: place)
   }
 
-  var child: (scope: AnyHashable, key: AnyHashable)? { box.child }
+  /// Where the child whose effects run under this id is, if it is an embedded child's id.
+  var place: Place? { box.place }
+
+  /// Where an embedded child is: its embedding (`scope`), its `key` there, and `keys`, a
+  /// `(State) -> (AnyHashable) -> Bool` that tells, from a state of the store that embeds it,
+  /// which keys of that embedding are present.
+  struct Place {
+    let scope: AnyHashable
+    let key: AnyHashable
+    let keys: Any
+  }
 
   static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.box === rhs.box || (lhs.box.hash == rhs.box.hash && lhs.box.isEqual(to: rhs.box))
@@ -357,22 +371,24 @@ struct EffectID: Hashable, Sendable {
   func hash(into hasher: inout Hasher) { hasher.combine(box.hash) }
 }
 
+// NB: Unchecked, as a place's `keys` is not `Sendable`: only a store's runtime calls it, on the
+// main actor.
 private class IDBox: @unchecked Sendable {
   let hash: Int
-  let child: (scope: AnyHashable, key: AnyHashable)?
-  init(hash: Int, child: (AnyHashable, AnyHashable)?) { (self.hash, self.child) = (hash, child) }
+  let place: EffectID.Place?
+  init(hash: Int, place: EffectID.Place?) { (self.hash, self.place) = (hash, place) }
   func isEqual(to other: IDBox) -> Bool { preconditionFailure("MiniRedux: IDBox is abstract") }
 }
 
 private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   let value: Value
 
-  init(_ value: sending Value, child: (AnyHashable, AnyHashable)?) {
+  init(_ value: sending Value, place: EffectID.Place?) {
     var hasher = Hasher()
     hasher.combine(ObjectIdentifier(Value.self))
     hasher.combine(value)
     self.value = value
-    super.init(hash: hasher.finalize(), child: child)
+    super.init(hash: hasher.finalize(), place: place)
   }
 
   override func isEqual(to other: IDBox) -> Bool {
@@ -532,15 +548,18 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   /// The jobs under each id: the first inline, as most ids cover one job at a time.
   private var byID: [EffectID: (first: Job, others: [ObjectIdentifier: Job])] = [:]
   /// The embedded children with effects in flight: their ids, by embedding and key.
-  @exclusivity(unchecked) private(set) var children: [AnyHashable: [AnyHashable: EffectID]] = [:]
+  private(set) var children: [AnyHashable: [AnyHashable: EffectID]] = [:] {
+    didSet { hasChildren = !children.isEmpty }
+  }
+  // NB: A flag, as each reduction reads it: the dictionary's accesses are checked at run time
+  // (its hashing calls unknown code), which would cost 7% of a plain send.
+  private(set) var hasChildren = false
   /// Moves on a concatenation whose step has ended; set by the store's runtime.
   var stepEnded: @MainActor (Job) -> Void = { _ in }
   /// Where a test store runs effects' operations: a `TestExecutor`.
   var executor: AnyObject?
   /// Where an embedding reports an action for a child that is gone; a `TestStore` records it.
   var report: @MainActor (String) -> Void = { miniReduxReport($0) }
-  /// The id of the embedded child whose reducer runs.
-  var path: EffectID?
   var snapshot: (effects: Int, ids: Int) { (jobs.count, byID.count + children.count) }
 
   deinit { for entry in jobs { entry.task?.cancel() } }
@@ -552,7 +571,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
       // NB: Only `first` read, not a copy of `others`, which the write would then copy whole.
       guard let first = byID[id]?.first else {
         byID[id] = (job, [:])
-        if let child = id.child { children[child.scope, default: [:]][child.key] = id }
+        if let place = id.place { children[place.scope, default: [:]][place.key] = id }
         continue
       }
       // NB: An id twice around one effect registers it once.
@@ -576,14 +595,17 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
       }
       if members.first !== job {
         byID[id] = members
-      } else if let child = id.child {  // The id's last job: the id is gone.
-        children[child.scope]![child.key] = nil
-        if children[child.scope]!.isEmpty { children[child.scope] = nil }
+      } else if let place = id.place {  // The id's last job: the id is gone.
+        children[place.scope]?[place.key] = nil
+        if children[place.scope]?.isEmpty == true { children[place.scope] = nil }
       }
     }
     // NB: Emptied, they keep a small buffer, not the largest burst ever.
     if jobs.isEmpty, jobs.capacity > 16 { (jobs, byID, children) = ([], [:], [:]) }
   }
+
+  /// Stops listing the children of the embedding `scope`, which a store cannot find in its state.
+  func forget(_ scope: AnyHashable) { children[scope] = nil }
 
   /// Takes an effect that ended out of its cause, the registry and its concatenation's step.
   func end(_ job: Job) {
@@ -605,50 +627,38 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   }
 }
 
-// How `ifLet` and `forEach` embed a child: its effects run under an id made of where its embedding
-// is (the key path, inside the child whose reducer runs) and of its key, which the registry lists
-// while they are in flight; the ids inside are renamed into it, so that they are the child's own.
+// How `scope`, `ifLet` and `forEach` embed a child: its effects run under an id made of its place
+// (its embedding and its key there), and the ids inside are renamed into it, so that they are its
+// own. A place says how to tell, from the state of the store that embeds it, whether the child is
+// there; renaming on the way out composes that test for the places inside, so that the root store
+// can tell from its own state, after each reduction, which children with effects in flight are
+// gone, whoever removed them.
 extension Registry {
-  /// The registry of the store whose reducer runs.
-  // NB: Unsafe, as its runtime keeps it alive while it is set; a send retains nothing more.
-  @exclusivity(unchecked) unowned(unsafe) static var reducing: Registry?
-
-  private static func scope(_ path: AnyKeyPath) -> AnyHashable {
-    [AnyHashable(path), AnyHashable(reducing?.path)]
-  }
-
-  /// Runs `reduce`, a child's reducer, and returns its effect, embedded.
-  @usableFromInline static func run<Action, ChildAction>(
-    _ path: AnyKeyPath, _ key: AnyHashable, _ embed: @escaping @Sendable (ChildAction) -> Action,
-    owns: Bool = true, _ reduce: () -> Effect<ChildAction>
+  /// Returns `effect`, a child's, embedded at `path` under `key`: its actions sent through
+  /// `embed`, its places renamed into this one, and, if it `owns` its effects, all of it under
+  /// its place's id.
+  /// - Parameters:
+  ///   - child: The child's state in a state of the embedding store, if it is there.
+  ///   - keys: Which keys of this embedding a state of the embedding store holds.
+  @usableFromInline static func embed<State, ChildState, Action, ChildAction>(
+    _ effect: Effect<ChildAction>, _ embed: @escaping @Sendable (ChildAction) -> Action,
+    at path: AnyKeyPath, key: AnyHashable, owns: Bool = true,
+    child: @escaping (State) -> ChildState?,
+    keys: @escaping (State) -> (AnyHashable) -> Bool
   ) -> Effect<Action> {
-    let id = EffectID(scope: scope(path), key: key)
-    let outer = reducing?.path
-    reducing?.path = id
-    let effect = reduce()
-    reducing?.path = outer
-    // NB: A child of `scope` is where its key path says, for its own children; its effects are
-    // its parent's. A nested child's id is unique already.
-    guard owns else { return effect.map(embed) }
-    return effect.map(embed) { $0.child == nil ? EffectID([id, $0]) : $0 }.cancellable(id)
-  }
-
-  /// Whether the store whose reducer runs has embedded children with effects in flight: when
-  /// not, a send through an embedding checks nothing more.
-  // NB: Set with `reducing`, as reading it through `reducing` costs four reference counts.
-  @exclusivity(unchecked) @usableFromInline static var hasChildren = false
-
-  /// Cancels the effects of the children of the embedding at `path` that `isPresent` says are
-  /// gone, and of `touched`, the child just reduced, if it is.
-  @usableFromInline static func cancelGone<Action>(
-    _ path: AnyKeyPath, _ touched: AnyHashable?, isPresent: (AnyHashable) -> Bool
-  ) -> Effect<Action> {
-    let scope = scope(path)
-    var gone = reducing?.children[scope]?.filter { !isPresent($0.key) }.map(\.value) ?? []
-    if let touched, reducing?.children[scope]?[touched] == nil, !isPresent(touched) {
-      gone.append(EffectID(scope: scope, key: touched))
+    let id = EffectID(.init(scope: path, key: key, keys: keys))
+    let embedded = effect.map(embed) { inner in
+      // NB: A child of `scope` has its parent's effects; the places inside are renamed all the
+      // same, as two scoped children of one type have children of their own.
+      guard let place = inner.place else { return owns ? EffectID([id, inner]) : inner }
+      // NB: Not one of the child's state's places: the store reports it once it runs.
+      guard let keys = place.keys as? (ChildState) -> (AnyHashable) -> Bool else { return inner }
+      let outerKeys: (State) -> (AnyHashable) -> Bool = { state in
+        child(state).map(keys) ?? { _ in false }
+      }
+      return EffectID(.init(scope: [AnyHashable(id), place.scope], key: place.key, keys: outerKeys))
     }
-    return .merge(gone.map { Effect(operation: .cancel($0)) })
+    return owns ? embedded.cancellable(id) : embedded
   }
 
   /// Who a present child is: the same while present, and, if `Identifiable`, while its `id` is.
@@ -658,12 +668,12 @@ extension Registry {
 
   private static func id(of child: some Identifiable) -> AnyHashable { child.id }
 
+  /// An effect that reports `action` dropped, as `reason`: the child it is for is gone.
   @usableFromInline static func drop<Action>(_ action: Action, _ reason: String) -> Effect<Action> {
-    let message =
-      "MiniRedux: dropped \(Dump.line(action)), as \(reason): the child it is for is gone. A "
-      + "view that sends after its child was dismissed or removed is the usual cause."
-    if let reducing { reducing.report(message) } else { miniReduxReport(message) }
-    return .none
+    Effect(
+      operation: .report(
+        "MiniRedux: dropped \(Dump.line(action)), as \(reason): the child it is for is gone. A "
+          + "view that sends after its child was dismissed or removed is the usual cause."))
   }
 }
 

@@ -255,10 +255,12 @@ extension Store {
 ) -> Reducer<State, Action> {
   { state, action in
     guard let inner = toChildAction(action) else { return parent(&state, action) }
-    let effect = Registry.run(path, true, embed, owns: false) {
-      child(&state[keyPath: path], inner)
-    }
-    return .merge(effect, parent(&state, action))
+    let effect = child(&state[keyPath: path], inner)
+    return .merge(
+      Registry.embed(
+        effect, embed, at: path, key: true, owns: false, child: { (state: State) in state[keyPath: path] },
+        keys: { _ in { _ in true } }),
+      parent(&state, action))
   }
 }
 
@@ -280,20 +282,22 @@ extension Store {
   child: @escaping Reducer<ChildState, ChildAction>
 ) -> Reducer<State, Action> {
   { state, action in
-    guard let childAction = toChildAction(action) else {
-      let effect = parent(&state, action)
-      // NB: Most sends reduce no child action and find no child in flight: one check more.
-      guard Registry.hasChildren else { return effect }
-      let key = Registry.key(of: state[keyPath: path])
-      return .merge(effect, Registry.cancelGone(path, nil) { $0 == key })
-    }
+    guard let childAction = toChildAction(action) else { return parent(&state, action) }
     guard let key = Registry.key(of: state[keyPath: path]) else {
       return Registry.drop(action, "\(path) is nil")
     }
-    let effect = Registry.run(path, key, embed) { child(&state[keyPath: path]!, childAction) }
-    let parentEffect = parent(&state, action)
-    let now = Registry.key(of: state[keyPath: path])
-    return .merge(effect, parentEffect, Registry.cancelGone(path, key) { $0 == now })
+    let effect = child(&state[keyPath: path]!, childAction)
+    return .merge(
+      Registry.embed(
+        effect, embed, at: path, key: key,
+        child: { (state: State) in
+          state[keyPath: path].flatMap { Registry.key(of: $0) == key ? $0 : nil }
+        },
+        keys: { state in
+          let now = Registry.key(of: state[keyPath: path])
+          return { $0 == now }
+        }),
+      parent(&state, action))
   }
 }
 
@@ -315,27 +319,26 @@ extension Store {
 ) -> Reducer<State, Action>
 where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
   { state, action in
-    var (effect, touched) = (Effect<Action>.none, Rows.Element.ID?.none)
-    if let (id, childAction) = toChildAction(action) {
-      guard let index = state[keyPath: path].firstIndex(where: { $0.id == id }) else {
-        return Registry.drop(action, "\(path) has no element with id \(id)")
-      }
-      effect = Registry.run(path, id, { embed(id, $0) }) {
-        child(&state[keyPath: path][index], childAction)
-      }
-      touched = id
+    guard let (id, childAction) = toChildAction(action) else { return parent(&state, action) }
+    guard let index = state[keyPath: path].firstIndex(where: { $0.id == id }) else {
+      return Registry.drop(action, "\(path) has no element with id \(id)")
     }
-    let parentEffect = parent(&state, action)
-    guard touched != nil || Registry.hasChildren else { return parentEffect }
-    var (searches, ids) = (0, Set<AnyHashable>())
-    let gone: Effect<Action> = Registry.cancelGone(path, touched.map(AnyHashable.init)) { key in
-      // NB: Up to 8 children, a search each; more, a set of the ids, made once: n + k, not n·k.
-      searches += 1
-      if searches == 9 { ids = Set(state[keyPath: path].lazy.map { AnyHashable($0.id) }) }
-      return searches > 8
-        ? ids.contains(key) : state[keyPath: path].contains { AnyHashable($0.id) == key }
-    }
-    return .merge(effect, parentEffect, gone)
+    let effect = child(&state[keyPath: path][index], childAction)
+    return .merge(
+      Registry.embed(
+        effect, { embed(id, $0) }, at: path, key: id,
+        child: { (state: State) in state[keyPath: path].first { $0.id == id } },
+        keys: { state in
+          let rows = state[keyPath: path]
+          var (searches, ids) = (0, Set<AnyHashable>())
+          return { key in
+            // NB: Up to 8 keys, a search each; more, a set of the ids, made once: n + k, not n·k.
+            searches += 1
+            if searches == 9 { ids = Set(rows.lazy.map { AnyHashable($0.id) }) }
+            return searches > 8 ? ids.contains(key) : rows.contains { AnyHashable($0.id) == key }
+          }
+        }),
+      parent(&state, action))
   }
 }
 
@@ -567,14 +570,31 @@ extension Store {
   }
 
   private func reduce(_ action: Action, in cause: Cause?) {
-    unowned(unsafe) let outer = Registry.reducing
-    let outerHasChildren = Registry.hasChildren
-    (Registry.reducing, Registry.hasChildren) = (registry, !registry.children.isEmpty)
     isReducing = true
     let effect = reducer(&state, action)
-    (Registry.reducing, Registry.hasChildren, isReducing) = (outer, outerHasChildren, false)
-    guard !effect.isNone else { return }
-    start(effect, in: cause, step: nil, origin: action)
+    isReducing = false
+    if !effect.isNone { start(effect, in: cause, step: nil, origin: action) }
+    if registry.hasChildren { cancelGoneChildren() }
+  }
+
+  /// Cancels the effects of the embedded children that the state no longer holds, whoever removed
+  /// them: their parent, a reducer around their embedding, a grandparent.
+  private func cancelGoneChildren() {
+    var gone: [EffectID] = []
+    for (scope, ids) in registry.children {
+      guard let keys = ids.first!.value.place!.keys as? (State) -> (AnyHashable) -> Bool else {
+        registry.forget(scope)
+        registry.report(
+          "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded at "
+            + "\(scope) inside a reducer that was embedded by hand, with Effect.map, so it cannot "
+            + "tell when that child is removed, and its effects will not end with it. Embed the "
+            + "reducer with scope, ifLet or forEach.")
+        continue
+      }
+      let isPresent = keys(state)
+      gone += ids.filter { !isPresent($0.key) }.map(\.value)
+    }
+    for id in gone { registry.cancel(id, around: nil) }
   }
 
   private func enqueue(_ action: Action, _ cause: Cause?) {
@@ -677,6 +697,8 @@ extension Runtime {
       enqueue(action, cause)
     case .cancel(let id):
       registry.cancel(id, around: nil)
+    case .report(let message):
+      registry.report(message)
     case .run(let priority, let body, let handler):
       guard let job = join(cause, step, ids) else { return }
       let send = Send(job: job, deliver: deliver)

@@ -416,6 +416,81 @@ struct NavigationTests {
     #expect(store.snapshot.effects == 0)
   }
 
+  @Test("a reducer around an embedding that removes the child ends its effects in that send")
+  func removedByReducerAround() async throws {
+    // Given: the ticker's embedding, wrapped in a reducer that dismisses it on `.dismiss` after
+    // the embedding ran, so that the embedding never sees the removal.
+    let gate = Gate()
+    defer { gate.open() }
+    let embedded = ifLet(
+      { (_: inout Nav.State, _: Nav.Action) in Effect<Nav.Action>.none }, state: \.ticker,
+      action: { if case .ticker(let a) = $0 { a } else { nil } }, embed: Nav.Action.ticker,
+      child: Nav.ticker(gate))
+    let store = TestStore(initialState: Nav.State(ticker: Nav.Ticker())) { state, action in
+      let effect = embedded(&state, action)
+      if action == .dismiss { state.ticker = nil }
+      return effect
+    }
+    try await store.send(.ticker(.listen))
+
+    // When: the wrapper removes it.
+    try await store.send(.dismiss) { $0.ticker = nil }
+
+    // Then: its timer ended in that send; nothing is left, nothing was dropped.
+    try await store.finish()
+  }
+
+  @Test("a grandparent that removes a nested child through scope ends its effects in that send")
+  func removedByGrandparent() {
+    // Given: a screen embedded with `scope`, whose sheet (an `ifLet` in the screen) listens.
+    struct App: Equatable { var screen = Nav.Screen(id: 1) }
+    enum AppAction: Sendable { case screen(Nav.ScreenAction), closeAll }
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Store(
+      initialState: App(),
+      scope(
+        { app, action in
+          if case .closeAll = action { app.screen.ticker = nil }
+          return .none
+        }, state: \.screen, action: { if case .screen(let a) = $0 { a } else { nil } },
+        embed: AppAction.screen, child: Nav.screen(gate)))
+    store.send(.screen(.showTicker))
+    store.send(.screen(.ticker(.listen)))
+    #expect(store.snapshot.effects == 1)
+
+    // When: the app's reducer removes the sheet; the screen's embedding does not run.
+    store.send(.closeAll)
+
+    // Then: the sheet's effect ended in that send.
+    #expect(store.snapshot.effects == 0)
+    #expect(store.snapshot.ids == 0)
+  }
+
+  @Test("a child embedded inside a reducer embedded by hand with map is reported")
+  func embeddedByHandIsReported() async {
+    // Given: the screen's reducer, with its ticker, embedded with `map` instead of `scope`.
+    struct App: Equatable { var screen = Nav.Screen(id: 1) }
+    enum AppAction: Sendable { case screen(Nav.ScreenAction) }
+    let gate = Gate()
+    defer { gate.open() }
+    let screen = Nav.screen(gate)
+    let store = Store(initialState: App()) { (app: inout App, action: AppAction) in
+      guard case .screen(let action) = action else { return .none }
+      return screen(&app.screen, action).map(AppAction.screen)
+    }
+    store.send(.screen(.showTicker))
+
+    // When: the ticker starts an effect.
+    let (_, reports) = await capturingReports { store.send(.screen(.ticker(.listen))) }
+
+    // Then: the store says what to do, once.
+    #expect(reports.count == 1)
+    #expect(reports.first?.contains("Embed the reducer with scope, ifLet or forEach") == true)
+    let (_, later) = await capturingReports { store.send(.screen(.load)) }
+    #expect(later.isEmpty)
+  }
+
   @Test("noticing gone children costs lookups only for children with effects in flight")
   func costIsPerChildInFlight() {
     // Given: 10,000 rows whose ids count their comparisons.
