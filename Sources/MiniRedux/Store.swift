@@ -694,6 +694,8 @@ extension Runtime {
   ) {
     switch effect.operation {
     case .send(let action):
+      // NB: A step of a concatenation its own step cancelled starts nothing more, a send included.
+      guard step?.phase ?? .running == .running else { return }
       enqueue(action, cause)
     case .cancel(let id):
       registry.cancel(id, around: nil)
