@@ -418,7 +418,8 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   /// The effects in flight, listed through `Job.next`.
   private var first: Job?
   private(set) weak var registry: Registry?
-  private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+  /// The tasks waiting in ``wait()``, each resumed once: by `leave`, or by its cancellation.
+  private var waiters: [(id: Int, continuation: UnsafeContinuation<Void, Never>)] = []
   private var nextWaiterID = 0
   init(_ registry: Registry) { self.registry = registry }
 
@@ -450,8 +451,8 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
     count -= 1
     guard count == 0 else { return }
     // NB: A resumed waiter runs later, so that none can change the list meanwhile.
-    for waiter in waiters.values { waiter.resume() }
-    waiters = [:]
+    for waiter in waiters { waiter.continuation.resume() }
+    waiters = []
   }
 
   func cancel() {
@@ -469,11 +470,14 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
     let id = nextWaiterID
     nextWaiterID += 1
     await withTaskCancellationHandler {
-      await withCheckedContinuation { waiters[id] = $0 }
+      // NB: Unsafe, as a checked one costs 4% of a round trip (S3); sound, as each is in
+      // `waiters` once, and taken out as it is resumed. An array, not a dictionary: 2% more.
+      await withUnsafeContinuation { waiters.append((id, $0)) }
     } onCancel: {
       Task { @MainActor in
         self.cancel()
-        self.waiters.removeValue(forKey: id)?.resume()
+        guard let index = self.waiters.firstIndex(where: { $0.id == id }) else { return }
+        self.waiters.remove(at: index).continuation.resume()
       }
     }
   }
