@@ -242,20 +242,22 @@ extension Effect {
 /// ```
 public struct Send<Action: Sendable>: Sendable {
   /// The effect that sends, and its store's way in, the same for all its effects.
-  let job: Job
-  let deliver: @MainActor @Sendable (Action, Job) -> Void
+  let running: RunningEffect
+  let deliver: @MainActor @Sendable (Action, RunningEffect) -> Void
 
   /// Sends `action`, unless the effect was cancelled; the store reduces it before this returns.
   @MainActor public func callAsFunction(_ action: Action) {
     // NB: A cancelled operation may still get here; cancellation must win.
     guard !Task.isCancelled else { return }
-    deliver(action, job)
+    deliver(action, running)
   }
 }
 
 extension Send {
   init<Parent>(_ parent: Send<Parent>, _ transform: @escaping @Sendable (Action) -> Parent) {
-    self.init(job: parent.job) { action, job in parent.deliver(transform(action), job) }
+    self.init(running: parent.running) { action, running in
+      parent.deliver(transform(action), running)
+    }
   }
 }
 
@@ -358,11 +360,7 @@ struct EffectID: Hashable, Sendable {
   /// Where an embedded child is: its embedding (`scope`), its `key` there, and `keys`, a
   /// `(State) -> (AnyHashable) -> Bool` that tells, from a state of the store that embeds it,
   /// which keys of that embedding are present.
-  struct Place {
-    let scope: AnyHashable
-    let key: AnyHashable
-    let keys: Any
-  }
+  typealias Place = (scope: AnyHashable, key: AnyHashable, keys: Any)
 
   static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.box === rhs.box || (lhs.box.hash == rhs.box.hash && lhs.box.isEqual(to: rhs.box))
@@ -397,26 +395,287 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   }
 }
 
-// MARK: - Bookkeeping
+// MARK: - Running effects
 
-// How a store keeps track of its effects. Two relations, and no third:
-// - Causation: a `send` and everything its effects sent back is one `Cause`, which a `StoreTask`
-//   waits for and cancels. Each effect in flight, and each action queued, counts in one cause.
-// - Containment: an effect in flight (a `Job`) is registered under the ids of the `cancellable`s
-//   around it (`Registry`), and one in a concatenation's step counts in that concatenation (its
-//   `parent`), which moves on when its step's count drops to zero.
-// An action an effect sends joins the effect's cause, never its containers: what it starts is
+// How a root store runs what it is sent, in the order an action meets it (the article "How it
+// works" has the map):
+// - `Runtime.send` reduces an action at once, or queues it if a send is in progress.
+// - `start` walks the effect the reducer returned, with a loop over an explicit stack: a `.send`
+//   queues its action, a `.run` becomes a `RunningEffect` with a task, a `.concatenate` a
+//   `Concatenation`, whose first step starts now; `.cancellable` and `.merge` are walked into.
+// - `drain` reduces the queue in order; once it is empty, it moves on the concatenations whose
+//   step may have ended (`advance`); when nothing is left, it tells the store's observers once.
+// - A `.run`'s operation sends through `Send`, which calls `deliver` on the main actor: the action
+//   is reduced as a `send` is, in the effect's lineage, never inside the effect. When the
+//   operation returns, `Registry.end` takes the effect out.
+//
+// Two relations, and no third:
+// - Causation: a `send` and everything its effects sent back is one `Lineage`, which a
+//   `StoreTask` waits for and cancels. Each effect in flight, and each action queued, counts in
+//   one lineage.
+// - Containment: an effect in flight is registered under the ids of the `cancellable`s around it
+//   (`Registry`), and one in a concatenation's step counts in that `Concatenation` (its `parent`),
+//   which moves on when its step's count drops to zero.
+// An action an effect sends joins the effect's lineage, never its containers: what it starts is
 // not part of the effect.
 
+/// How many elements an emptied buffer keeps room for: a few, not the largest burst ever.
+nonisolated let keptCapacity = 16
+
+/// The runtime of a root store: its state, the send loop and the effect interpreter.
+@MainActor final class Runtime<State, Action: Sendable> {
+  private(set) var state: State
+  private let reducer: Reducer<State, Action>
+  let registry = Registry()
+  var didChange: @MainActor () -> Void = {}
+  /// Whether the reducer has the state, so that no one else may read it.
+  private(set) var isReducing = false
+  private var isSending = false
+  /// The actions waiting, and the lineage each counts in (`nil`: the send in progress's).
+  // NB: Two arrays, as code not specialized for `Action` looks `[(Action, Lineage?)]` up per use.
+  private var queuedActions: [Action] = []
+  private var queuedLineages: [Lineage?] = []
+  /// The lineage of the send in progress, made when one of its effects first runs: a send that
+  /// starts none makes none.
+  private var current: Lineage?
+  /// The concatenations whose step may have ended, in order; `advance` checks.
+  // NB: Of a type that does not depend on `Action`, as each send reads its count.
+  private var ready: [RunningEffect] = []
+  /// How a `Send` reaches this runtime: one closure for all its effects.
+  private lazy var deliver: @MainActor @Sendable (Action, RunningEffect) -> Void = {
+    [weak self] in self?.deliver($0, from: $1)
+  }
+
+  init(_ state: State, _ reducer: @escaping Reducer<State, Action>) {
+    self.state = state
+    self.reducer = reducer
+    registry.stepEnded = { [weak self] in self?.stepEnded($0) }
+  }
+
+  /// Reduces `action` and what follows from it synchronously, its effects counting in `lineage`
+  /// (a new one if `nil`), which it returns; queues it if a send is in progress.
+  func send(_ action: Action, in lineage: Lineage? = nil) -> Lineage? {
+    guard !isSending else {
+      enqueue(action, lineage)
+      return nil
+    }
+    (isSending, current) = (true, lineage)
+    reduce(action, in: lineage)
+    drain()
+    defer { current = nil }
+    return current
+  }
+
+  /// Runs the reducer, starts its effect, then ends the effects of the children it removed.
+  private func reduce(_ action: Action, in lineage: Lineage?) {
+    isReducing = true
+    let effect = reducer(&state, action)
+    isReducing = false
+    if !effect.isNone { start(effect, in: lineage, step: nil, origin: action) }
+    if registry.hasChildren { cancelGoneChildren() }
+  }
+
+  /// Cancels the effects of the embedded children that the state no longer holds, whoever removed
+  /// them: their parent, a reducer around their embedding, a grandparent.
+  private func cancelGoneChildren() {
+    var gone: [EffectID] = []
+    for (scope, ids) in registry.children {
+      guard let keys = ids.first!.value.place!.keys as? (State) -> (AnyHashable) -> Bool else {
+        registry.forget(scope)
+        registry.report(
+          "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded at "
+            + "\(scope) inside a reducer that was embedded by hand, with Effect.map, so it cannot "
+            + "tell when that child is removed, and its effects will not end with it. Embed the "
+            + "reducer with scope, ifLet or forEach.")
+        continue
+      }
+      let isPresent = keys(state)
+      gone += ids.filter { !isPresent($0.key) }.map(\.value)
+    }
+    for id in gone { registry.cancel(id, around: nil) }
+  }
+
+  private func enqueue(_ action: Action, _ lineage: Lineage?) {
+    lineage?.enter()
+    queuedActions.append(action)
+    queuedLineages.append(lineage)
+  }
+
+  /// Reduces the queue and moves ready concatenations on until nothing is left, then tells the
+  /// observers; again if they sent meanwhile.
+  private func drain() {
+    var (reduced, moved) = (0, 0)
+    while true {
+      if reduced < queuedLineages.count {
+        reduceQueued(at: reduced)
+        reduced += 1
+      } else if moved < ready.count {
+        moved += 1
+        advance(ready[moved - 1])
+      } else {
+        didChange()
+        if reduced == queuedLineages.count && moved == ready.count { break }
+      }
+    }
+    if reduced > 0 { clearQueue() }
+    if moved > 0 { ready.removeAll(keepingCapacity: ready.capacity <= keptCapacity) }
+    isSending = false
+  }
+
+  /// Reduces a queued action, unless its task was cancelled meanwhile.
+  // NB: `queuedActions` is used only in functions of its own: code not specialized for `Action`
+  // looks its type up on entering a function that uses it, and most sends queue nothing.
+  private func reduceQueued(at index: Int) {
+    let lineage = queuedLineages[index]
+    if lineage?.isCancelled != true { reduce(queuedActions[index], in: lineage) }
+    lineage?.leave()
+  }
+
+  private func clearQueue() {
+    let keepCapacity = queuedLineages.capacity <= keptCapacity
+    queuedActions.removeAll(keepingCapacity: keepCapacity)
+    queuedLineages.removeAll(keepingCapacity: keepCapacity)
+  }
+
+  /// Reduces what a running effect sent, in its lineage; drops what a cancelled one sent.
+  private func deliver(_ action: Action, from effect: RunningEffect) {
+    switch effect.phase {
+    case .running:
+      _ = send(action, in: effect.lineage)
+    case .cancelled, .ended(wasCancelled: true):
+      break
+    case .ended(wasCancelled: false):
+      miniReduxReport(
+        "MiniRedux: an effect sent \(action) after its operation had returned; it was dropped. "
+          + "Call send only while the operation runs.")
+    }
+  }
+}
+
+// MARK: - The effect interpreter
+
+extension Runtime {
+  /// Starts `effect`, which `origin` returned, in `lineage`, inside a concatenation's `step`.
+  private func start(
+    _ effect: Effect<Action>, in lineage: Lineage?, step: Concatenation<Action>?, origin: Action
+  ) {
+    // NB: A `.run` or `.send`, maybe under ids, the usual effect, skips the stack's type lookups.
+    var (effect, ids) = (effect, step?.ids ?? [])
+    while case .cancellable(let id, let cancelInFlight, let parts) = effect.operation {
+      if cancelInFlight { registry.cancel(id, around: step) }
+      ids.append(id)
+      effect = parts.first
+    }
+    guard effect.parts != nil else {
+      return startLeaf(effect, in: lineage, step: step, ids: ids, origin: origin)
+    }
+    var pending = [(effect, step, ids)]
+    while let (effect, step, ids) = pending.popLast() {
+      switch effect.operation {
+      case .cancellable(let id, let cancelInFlight, let parts):
+        if cancelInFlight { registry.cancel(id, around: step) }
+        pending.append((parts.first, step, ids + [id]))
+      case .merge(let parts):
+        pending += parts.effects.reversed().map { ($0, step, ids) }
+      case .concatenate(let parts):
+        guard let lineage = admit(lineage, in: step) else { break }
+        let concatenation = Concatenation(
+          lineage: lineage, parent: step, ids: ids, steps: parts.effects.reversed(),
+          origin: origin)
+        registry.register(concatenation, task: nil)
+        ready.append(concatenation)
+        if let first = concatenation.nextStep() { pending.append((first, concatenation, ids)) }
+      default:
+        startLeaf(effect, in: lineage, step: step, ids: ids, origin: origin)
+      }
+    }
+  }
+
+  private func startLeaf(
+    _ effect: Effect<Action>, in lineage: Lineage?, step: Concatenation<Action>?,
+    ids: [EffectID], origin: Action
+  ) {
+    switch effect.operation {
+    case .send(let action):
+      // NB: A step of a concatenation its own step cancelled starts nothing more, a send included.
+      guard step?.phase ?? .running == .running else { return }
+      enqueue(action, lineage)
+    case .cancel(let id):
+      registry.cancel(id, around: nil)
+    case .report(let message):
+      registry.report(message)
+    case .run(let priority, let body, let handler):
+      guard let lineage = admit(lineage, in: step) else { return }
+      let running = RunningEffect(lineage: lineage, parent: step, ids: ids)
+      let send = Send(running: running, deliver: deliver)
+      // NB: Written out in each call: a shared local function costs 2% of S3 and 8% of S5a.
+      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        // NB: Starts inside `send`, so that the operation leaves the main actor at once.
+        let executor = registry.executor as? any TaskExecutor
+        registry.register(
+          running,
+          task: Task.immediate(priority: priority, executorPreference: executor) {
+            await Effect.perform(body, handler, send, startedBy: origin)
+            running.operationReturned()
+          })
+      } else {
+        registry.register(
+          running,
+          task: Task(priority: priority) {
+            await Effect.perform(body, handler, send, startedBy: origin)
+            running.operationReturned()
+          })
+      }
+    default:
+      break
+    }
+  }
+
+  /// The lineage a new effect in `step` counts in (the send in progress's if `lineage` is `nil`),
+  /// unless that lineage or the step's concatenation was cancelled: then it does not start.
+  private func admit(_ lineage: Lineage?, in step: RunningEffect?) -> Lineage? {
+    if lineage == nil, current == nil { current = Lineage(registry) }
+    guard let lineage = lineage ?? current, !lineage.isCancelled,
+      step?.phase ?? .running == .running
+    else { return nil }
+    return lineage
+  }
+
+  /// Moves a concatenation on if its step has ended: starts its next step, or ends it.
+  private func advance(_ concatenation: RunningEffect) {
+    guard concatenation.stepCount == 0, !concatenation.hasEnded else { return }
+    let concatenation = concatenation as! Concatenation<Action>
+    if concatenation.phase == .running, let step = concatenation.nextStep() {
+      ready.append(concatenation)
+      start(step, in: concatenation.lineage, step: concatenation, origin: concatenation.origin)
+    } else {
+      registry.end(concatenation)
+    }
+  }
+
+  /// Moves on a concatenation whose step has ended: at once, unless a send is in progress.
+  private func stepEnded(_ concatenation: RunningEffect) {
+    ready.append(concatenation)
+    guard !isSending else { return }
+    isSending = true
+    // NB: A send made meanwhile, by an observer, belongs to the concatenation's lineage.
+    current = concatenation.lineage.isCancelled ? nil : concatenation.lineage
+    drain()
+    current = nil
+  }
+}
+
+// MARK: - Effects in flight
+
 /// One `send` and everything its effects sent back: what a ``StoreTask`` waits for and cancels.
-@MainActor final class Cause {
+@MainActor final class Lineage {
   /// The effects in flight and the actions queued.
   private(set) var count = 0
   /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
   private(set) var isCancelled = false
   private var finishedOne = false
-  /// The effects in flight, listed through `Job.next`.
-  private var first: Job?
+  /// The effects in flight, listed through `RunningEffect.next`.
+  private var first: RunningEffect?
   private(set) weak var registry: Registry?
   /// The tasks waiting in ``wait()``, each resumed once: by `leave`, or by its cancellation.
   private var waiters: [(id: Int, continuation: UnsafeContinuation<Void, Never>)] = []
@@ -425,23 +684,23 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
 
   /// Whether ``cancel()`` was called, or every effect was cancelled before one finished.
   var isCancelledOrEveryEffectCancelled: Bool {
-    var job = first
-    while let current = job, current.phase != .running { job = current.next }
-    return isCancelled || !finishedOne && job == nil
+    var effect = first
+    while let current = effect, current.phase != .running { effect = current.next }
+    return isCancelled || !finishedOne && effect == nil
   }
 
-  func add(_ job: Job) {
-    job.next = first
-    first?.previous = job
-    first = job
+  func add(_ effect: RunningEffect) {
+    effect.next = first
+    first?.previous = effect
+    first = effect
     enter()
   }
 
-  func remove(_ job: Job, finished: Bool) {
+  func remove(_ effect: RunningEffect, finished: Bool) {
     finishedOne = finishedOne || finished
-    if let previous = job.previous { previous.next = job.next } else { first = job.next }
-    job.next?.previous = job.previous
-    (job.next, job.previous) = (nil, nil)
+    if let previous = effect.previous { previous.next = effect.next } else { first = effect.next }
+    effect.next?.previous = effect.previous
+    (effect.next, effect.previous) = (nil, nil)
     leave()
   }
 
@@ -457,9 +716,9 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
 
   func cancel() {
     isCancelled = true
-    var job = first
-    while let current = job {
-      job = current.next
+    var effect = first
+    while let current = effect {
+      effect = current.next
       if current.cancel() { registry?.unregister(current, cancellingTask: true) }
     }
   }
@@ -483,74 +742,114 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   }
 }
 
-/// One effect in flight: a `.run` and its task, or a concatenation and its current step.
-@MainActor final class Job {
-  /// Moves on only through ``cancel()`` and ``end()``. `running`: registered, what it sends is
-  /// reduced. `cancelled`: unregistered, dropping what it sends until it ends. `ended`: out of its
-  /// cause and its concatenation's step; a send after a normal end is misuse.
-  enum Phase: Equatable { case running, cancelled, ended(wasCancelled: Bool) }
+/// An effect in flight: a `.run` and its task, or a ``Concatenation`` and its current step.
+@MainActor class RunningEffect {
+  /// Where it is in its life; it moves on only through ``cancel()`` and ``end()``.
+  enum Phase: Equatable {
+    /// Registered under its ids; what it sends is reduced.
+    case running
+    /// Unregistered and its task cancelled; what it sends is dropped until it ends.
+    case cancelled
+    /// Out of its lineage and its concatenation's step; a send after a normal end is misuse.
+    case ended(wasCancelled: Bool)
+  }
 
-  let cause: Cause
+  let lineage: Lineage
   /// The concatenation whose current step this effect is part of.
-  // NB: Changed only by `deinit`, while no one else holds either job.
-  nonisolated(unsafe) private(set) var parent: Job?
+  // NB: Changed only by `deinit`, while no one else holds either effect.
+  nonisolated(unsafe) private(set) var parent: RunningEffect?
   /// The ids of the `cancellable`s around it.
   let ids: [EffectID]
   private(set) var phase = Phase.running
   /// For a concatenation, the effects of its current step in flight.
   var stepCount = 0
-  /// Its index in its registry, and its neighbours in its cause's list.
+  /// Its index in its registry, and its neighbours in its lineage's list.
   var slot = -1
-  var next: Job?
-  // NB: Unowned, as the cause's list keeps it alive through `next`.
-  unowned var previous: Job?
+  var next: RunningEffect?
+  // NB: Unowned, as the lineage's list keeps it alive through `next`.
+  unowned var previous: RunningEffect?
 
-  init(cause: Cause, parent: Job?, ids: [EffectID]) {
-    (self.cause, self.parent, self.ids) = (cause, parent, ids)
-    cause.add(self)
+  init(lineage: Lineage, parent: RunningEffect?, ids: [EffectID]) {
+    (self.lineage, self.parent, self.ids) = (lineage, parent, ids)
+    lineage.add(self)
     parent?.stepCount += 1
   }
 
   // NB: Releases a long chain of concatenations in a loop, not a stack frame a link.
   deinit {
     var next = parent.take()
-    while var job = next.take(), isKnownUniquelyReferenced(&job) { next = job.parent.take() }
+    while var effect = next.take(), isKnownUniquelyReferenced(&effect) {
+      next = effect.parent.take()
+    }
   }
 
-  /// Returns whether the effect was running: then the caller unregisters it and cancels its task.
+  var hasEnded: Bool { if case .ended = phase { true } else { false } }
+
+  /// The event of a cancellation: returns whether the effect was running, and so whether the
+  /// caller must unregister it and cancel its task.
   func cancel() -> Bool {
     guard phase == .running else { return false }
     phase = .cancelled
     return true
   }
 
-  /// Leaves the cause and the step; returns whether it was running: then the caller unregisters it.
+  /// The event of its end: leaves its lineage and its step; returns whether it was running, and
+  /// so whether the caller must unregister it.
   func end() -> Bool {
-    if case .ended = phase { preconditionFailure("Internal inconsistency in MiniRedux") }
+    guard !hasEnded else { preconditionFailure("MiniRedux: an effect ended twice") }
     let wasRunning = phase == .running
     phase = .ended(wasCancelled: !wasRunning)
-    cause.remove(self, finished: wasRunning)
+    lineage.remove(self, finished: wasRunning)
     parent?.stepCount -= 1
     return wasRunning
   }
 
   /// Ends a returned `.run`; with its store gone, also the concatenations whose step it empties.
   func operationReturned() {
-    if let registry = cause.registry { return registry.end(self) }
-    var job: Job? = self
-    while let current = job {
+    if let registry = lineage.registry { return registry.end(self) }
+    var effect: RunningEffect? = self
+    while let current = effect {
       _ = current.end()
-      job = current.parent.flatMap { $0.stepCount == 0 ? $0 : nil }
+      effect = current.parent.flatMap { $0.stepCount == 0 ? $0 : nil }
     }
   }
 }
 
-/// The effects of one store in flight, by id; released with its store, it cancels them.
+/// A `.concatenate` in flight: it owns its steps still to start, and counts the effects of its
+/// current step (`stepCount`); it moves on when that count drops to zero.
+@MainActor final class Concatenation<Action: Sendable>: RunningEffect {
+  /// The steps still to start, last first.
+  private var steps: [Effect<Action>]
+  /// The action whose reducer returned it, named in reports of its effects' errors.
+  let origin: Action
+
+  init(
+    lineage: Lineage, parent: RunningEffect?, ids: [EffectID], steps: [Effect<Action>],
+    origin: Action
+  ) {
+    (self.steps, self.origin) = (steps, origin)
+    super.init(lineage: lineage, parent: parent, ids: ids)
+  }
+
+  /// Pops the next step; a nested concatenation is spread, so that nesting costs no depth.
+  func nextStep() -> Effect<Action>? {
+    while let step = steps.popLast() {
+      guard case .concatenate(let parts) = step.operation else { return step }
+      steps += parts.effects.reversed()
+    }
+    return nil
+  }
+}
+
+/// The effects of one store in flight, by id, and its embedded children with effects in flight;
+/// released with its store, it cancels them.
 @usableFromInline @MainActor final class Registry {
-  /// NB: `deinit` may read only `Sendable` values, so the tasks are here, each at its job's slot.
-  private var jobs: [(job: Job, task: Task<Void, Never>?)] = []
-  /// The jobs under each id: the first inline, as most ids cover one job at a time.
-  private var byID: [EffectID: (first: Job, others: [ObjectIdentifier: Job])] = [:]
+  /// Each effect in flight, at its `slot`, with its task.
+  // NB: `deinit` may read only `Sendable` values, so the tasks are here.
+  private var running: [(effect: RunningEffect, task: Task<Void, Never>?)] = []
+  /// The effects under each id: the first inline, as most ids cover one effect at a time.
+  private var byID: [EffectID: (first: RunningEffect, others: [ObjectIdentifier: RunningEffect])] =
+    [:]
   /// The embedded children with effects in flight: their ids, by embedding and key.
   private(set) var children: [AnyHashable: [AnyHashable: EffectID]] = [:] {
     didSet { hasChildren = !children.isEmpty }
@@ -559,75 +858,74 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   // (its hashing calls unknown code), which would cost 7% of a plain send.
   private(set) var hasChildren = false
   /// Moves on a concatenation whose step has ended; set by the store's runtime.
-  var stepEnded: @MainActor (Job) -> Void = { _ in }
+  var stepEnded: @MainActor (RunningEffect) -> Void = { _ in }
   /// Where a test store runs effects' operations: a `TestExecutor`.
   var executor: AnyObject?
-  /// Where an embedding reports an action for a child that is gone; a `TestStore` records it.
+  /// Where misuse found while reducing is reported; a `TestStore` records it.
   var report: @MainActor (String) -> Void = { miniReduxReport($0) }
-  var snapshot: (effects: Int, ids: Int) { (jobs.count, byID.count + children.count) }
+  var snapshot: (effects: Int, ids: Int) { (running.count, byID.count + children.count) }
 
-  deinit { for entry in jobs { entry.task?.cancel() } }
+  deinit { for entry in running { entry.task?.cancel() } }
 
-  func register(_ job: Job, task: Task<Void, Never>?) {
-    job.slot = jobs.count
-    jobs.append((job, task))
-    for id in job.ids {
+  func register(_ effect: RunningEffect, task: Task<Void, Never>?) {
+    effect.slot = running.count
+    running.append((effect, task))
+    for id in effect.ids {
       // NB: Only `first` read, not a copy of `others`, which the write would then copy whole.
       guard let first = byID[id]?.first else {
-        byID[id] = (job, [:])
+        byID[id] = (effect, [:])
         if let place = id.place { children[place.scope, default: [:]][place.key] = id }
         continue
       }
       // NB: An id twice around one effect registers it once.
-      if first !== job { byID[id]!.others[.init(job)] = job }
+      if first !== effect { byID[id]!.others[.init(effect)] = effect }
     }
   }
 
-  func unregister(_ job: Job, cancellingTask: Bool) {
-    let slot = job.slot
+  func unregister(_ effect: RunningEffect, cancellingTask: Bool) {
+    let slot = effect.slot
     guard slot >= 0 else { return }
-    if cancellingTask { jobs[slot].task?.cancel() }
-    let last = jobs.removeLast()
-    if slot < jobs.count { (jobs[slot], last.job.slot) = (last, slot) }
-    job.slot = -1
-    for id in job.ids {
+    if cancellingTask { running[slot].task?.cancel() }
+    let last = running.removeLast()
+    if slot < running.count { (running[slot], last.effect.slot) = (last, slot) }
+    effect.slot = -1
+    for id in effect.ids {
       guard var members = byID.removeValue(forKey: id) else { continue }
-      if members.first !== job {
-        members.others[.init(job)] = nil
+      if members.first !== effect {
+        members.others[.init(effect)] = nil
       } else if let next = members.others.popFirst()?.value {
         members.first = next
       }
-      if members.first !== job {
+      if members.first !== effect {
         byID[id] = members
-      } else if let place = id.place {  // The id's last job: the id is gone.
+      } else if let place = id.place {  // The id's last effect: the id is gone.
         children[place.scope]?[place.key] = nil
         if children[place.scope]?.isEmpty == true { children[place.scope] = nil }
       }
     }
-    // NB: Emptied, they keep a small buffer, not the largest burst ever.
-    if jobs.isEmpty, jobs.capacity > 16 { (jobs, byID, children) = ([], [:], [:]) }
+    if running.isEmpty, running.capacity > keptCapacity { (running, byID, children) = ([], [:], [:]) }
   }
 
   /// Stops listing the children of the embedding `scope`, which a store cannot find in its state.
   func forget(_ scope: AnyHashable) { children[scope] = nil }
 
-  /// Takes an effect that ended out of its cause, the registry and its concatenation's step.
-  func end(_ job: Job) {
-    if job.end() { unregister(job, cancellingTask: false) }
-    if let parent = job.parent, parent.stepCount == 0 { stepEnded(parent) }
+  /// Takes an effect that ended out of its lineage, the registry and its concatenation's step.
+  func end(_ effect: RunningEffect) {
+    if effect.end() { unregister(effect, cancellingTask: false) }
+    if let parent = effect.parent, parent.stepCount == 0 { stepEnded(parent) }
   }
 
   /// Cancels every effect running under `id` but the concatenations that `step` is part of.
-  func cancel(_ id: EffectID, around step: Job?) {
+  func cancel(_ id: EffectID, around step: RunningEffect?) {
     // NB: Over a copy, as cancelling one unregisters it.
     guard let members = byID[id] else { return }
-    func cancelUnlessEnclosing(_ job: Job) {
+    func cancelUnlessEnclosing(_ effect: RunningEffect) {
       var outer = step
-      while let enclosing = outer, enclosing !== job { outer = enclosing.parent }
-      if outer == nil, job.cancel() { unregister(job, cancellingTask: true) }
+      while let enclosing = outer, enclosing !== effect { outer = enclosing.parent }
+      if outer == nil, effect.cancel() { unregister(effect, cancellingTask: true) }
     }
     cancelUnlessEnclosing(members.first)
-    for job in members.others.values { cancelUnlessEnclosing(job) }
+    for effect in members.others.values { cancelUnlessEnclosing(effect) }
   }
 }
 
@@ -650,7 +948,7 @@ extension Registry {
     child: @escaping (State) -> ChildState?,
     keys: @escaping (State) -> (AnyHashable) -> Bool
   ) -> Effect<Action> {
-    let id = EffectID(.init(scope: path, key: key, keys: keys))
+    let id = EffectID((scope: path, key: key, keys: keys))
     let embedded = effect.map(embed) { inner in
       // NB: A child of `scope` has its parent's effects; the places inside are renamed all the
       // same, as two scoped children of one type have children of their own.
@@ -660,7 +958,7 @@ extension Registry {
       let outerKeys: (State) -> (AnyHashable) -> Bool = { state in
         child(state).map(keys) ?? { _ in false }
       }
-      return EffectID(.init(scope: [AnyHashable(id), place.scope], key: place.key, keys: outerKeys))
+      return EffectID((scope: [AnyHashable(id), place.scope], key: place.key, keys: outerKeys))
     }
     return owns ? embedded.cancellable(id) : embedded
   }

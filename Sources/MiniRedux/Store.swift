@@ -103,7 +103,7 @@ public typealias Reducer<State, Action: Sendable> =
   private var (hasListeners, hasScopes, nextListenerID) = (false, false, 0)
   /// How many listeners were cancelled: a notification during which it moves skips them.
   private var cancellations = 0
-  private var pruneScopesAt = 16
+  private var pruneScopesAt = keptCapacity
 
   #if canImport(Combine)
     /// Publishes once per `send`, after its actions were reduced, for `@ObservedObject`.
@@ -128,7 +128,7 @@ public typealias Reducer<State, Action: Sendable> =
       return runtime.state
     }
     (isReducing, registry) = ({ runtime.isReducing }, runtime.registry)
-    forward = { StoreTask(cause: runtime.send($0)) }
+    forward = { StoreTask(lineage: runtime.send($0)) }
     runtime.didChange = { [weak self] in self?.notify() }
     if let initialAction { send(initialAction) }
   }
@@ -352,18 +352,18 @@ extension Store: Observable {}
 /// ```
 public struct StoreTask: Hashable, Sendable {
   /// The send's effects; `nil` if it started none.
-  let cause: Cause?
+  let lineage: Lineage?
 
   /// Waits until the effects have ended; cancelling the waiting task cancels them and returns.
   /// ```swift
   /// await store.send(.refresh).finish()
   /// print(store.state.items)  // what the refresh loaded
   /// ```
-  @MainActor public func finish() async { await cause?.wait() }
+  @MainActor public func finish() async { await lineage?.wait() }
 
   /// Cancels the effects: nothing they send is reduced any more, the actions they queued are
   /// dropped, and effects their actions would start do not start.
-  @MainActor public func cancel() { cause?.cancel() }
+  @MainActor public func cancel() { lineage?.cancel() }
 
   /// Whether the effects were cancelled: by ``cancel()``, or each by its id before one finished.
   /// A task with no effects counts as cancelled.
@@ -372,13 +372,13 @@ public struct StoreTask: Hashable, Sendable {
   /// timer.cancel()
   /// print(timer.isCancelled)  // true
   /// ```
-  @MainActor public var isCancelled: Bool { cause?.isCancelledOrEveryEffectCancelled ?? true }
+  @MainActor public var isCancelled: Bool { lineage?.isCancelledOrEveryEffectCancelled ?? true }
 
   /// The effects in flight and the actions queued.
-  @MainActor var count: Int { cause?.count ?? 0 }
+  @MainActor var count: Int { lineage?.count ?? 0 }
 
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.cause === rhs.cause }
-  public func hash(into hasher: inout Hasher) { hasher.combine(cause.map(ObjectIdentifier.init)) }
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.lineage === rhs.lineage }
+  public func hash(into hasher: inout Hasher) { hasher.combine(lineage.map(ObjectIdentifier.init)) }
 }
 
 /// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener.
@@ -410,7 +410,7 @@ extension Store {
       _ = changed(self.read())
       if self.scopes.count >= self.pruneScopesAt {
         self.scopes.removeAll { !$0.isAlive() }
-        self.pruneScopesAt = Swift.max(16, 2 * self.scopes.count)
+        self.pruneScopesAt = Swift.max(keptCapacity, 2 * self.scopes.count)
       }
       // NB: Weakly: the child keeps this store alive.
       weak let child = child
@@ -511,264 +511,6 @@ extension Store {
   /// the properties Observation watches.
   var snapshot: (effects: Int, ids: Int, scopes: Int, observed: Int) {
     (registry?.snapshot.effects ?? 0, registry?.snapshot.ids ?? 0, scopes.count, observed.count)
-  }
-}
-
-// MARK: - Runtime: the send loop
-
-// How a root store runs (the article "How it works" has the map; Effect.swift, the bookkeeping):
-// - `send` reduces an action at once, or queues it if a send is in progress.
-// - `start` walks the effect the reducer returned, with a loop over an explicit stack: `.send`
-//   queues its action in the same cause, `.run` becomes a `Job` with a task, `.concatenate` a
-//   `Job` with a plan of steps, whose first step starts now.
-// - `drain` reduces the queue in order; once it is empty, it moves on one concatenation whose step
-//   may have ended (`advance`); when nothing is left, it tells the store's observers once.
-// - A `.run`'s operation sends through `Send`, which calls `deliver` on the main actor: the
-//   action is reduced as a `send` is, in the effect's cause, never inside the effect.
-
-@MainActor final class Runtime<State, Action: Sendable> {
-  private(set) var state: State
-  private let reducer: Reducer<State, Action>
-  let registry = Registry()
-  var didChange: @MainActor () -> Void = {}
-  /// Whether the reducer has the state, so that no one else may read it.
-  private(set) var isReducing = false
-  private var isSending = false
-  /// The actions waiting, and the cause each counts in (`nil`: the send in progress's).
-  // NB: Two arrays, as code not specialized for `Action` looks `[(Action, Cause?)]` up at each use.
-  private var queuedActions: [Action] = []
-  private var queuedCauses: [Cause?] = []
-  /// The cause of the send in progress, made when one of its effects first runs.
-  private var current: Cause?
-  /// Concatenations whose step may have ended; each moves on once the queue is empty.
-  private var ready: [Job] = []
-  /// Each concatenation in flight: its steps still to start, last first, and its action.
-  private var plans: [ObjectIdentifier: (steps: [Effect<Action>], origin: Action)] = [:]
-  /// How a `Send` reaches this runtime: one closure for all its effects.
-  private lazy var deliver: @MainActor @Sendable (Action, Job) -> Void = { [weak self] in
-    self?.deliver($0, from: $1)
-  }
-
-  init(_ state: State, _ reducer: @escaping Reducer<State, Action>) {
-    self.state = state
-    self.reducer = reducer
-    registry.stepEnded = { [weak self] in self?.stepEnded($0) }
-  }
-
-  /// Reduces `action` and what follows from it synchronously, its effects counting in `cause`,
-  /// which it returns; queues it if a send is in progress.
-  func send(_ action: Action, in cause: Cause? = nil) -> Cause? {
-    guard !isSending else {
-      enqueue(action, cause)
-      return nil
-    }
-    (isSending, current) = (true, cause)
-    reduce(action, in: cause)
-    drain()
-    defer { current = nil }
-    return current
-  }
-
-  private func reduce(_ action: Action, in cause: Cause?) {
-    isReducing = true
-    let effect = reducer(&state, action)
-    isReducing = false
-    if !effect.isNone { start(effect, in: cause, step: nil, origin: action) }
-    if registry.hasChildren { cancelGoneChildren() }
-  }
-
-  /// Cancels the effects of the embedded children that the state no longer holds, whoever removed
-  /// them: their parent, a reducer around their embedding, a grandparent.
-  private func cancelGoneChildren() {
-    var gone: [EffectID] = []
-    for (scope, ids) in registry.children {
-      guard let keys = ids.first!.value.place!.keys as? (State) -> (AnyHashable) -> Bool else {
-        registry.forget(scope)
-        registry.report(
-          "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded at "
-            + "\(scope) inside a reducer that was embedded by hand, with Effect.map, so it cannot "
-            + "tell when that child is removed, and its effects will not end with it. Embed the "
-            + "reducer with scope, ifLet or forEach.")
-        continue
-      }
-      let isPresent = keys(state)
-      gone += ids.filter { !isPresent($0.key) }.map(\.value)
-    }
-    for id in gone { registry.cancel(id, around: nil) }
-  }
-
-  private func enqueue(_ action: Action, _ cause: Cause?) {
-    cause?.enter()
-    queuedActions.append(action)
-    queuedCauses.append(cause)
-  }
-
-  /// Reduces the queue and moves ready concatenations on until nothing is left, then tells the
-  /// observers; again if they sent meanwhile.
-  private func drain() {
-    var (reduced, moved) = (0, 0)
-    while true {
-      if reduced < queuedCauses.count {
-        reduceQueued(at: reduced)
-        reduced += 1
-      } else if moved < ready.count {
-        moved += 1
-        advance(ready[moved - 1])
-      } else {
-        didChange()
-        if reduced == queuedCauses.count && moved == ready.count { break }
-      }
-    }
-    if reduced > 0 { clearQueue() }
-    if moved > 0 { ready.removeAll(keepingCapacity: ready.capacity <= 16) }
-    isSending = false
-  }
-
-  /// Reduces a queued action, unless its task was cancelled meanwhile.
-  // NB: `queuedActions` is used only in functions of its own: code not specialized for `Action`
-  // looks its type up on entering a function that uses it, and most sends queue nothing.
-  private func reduceQueued(at index: Int) {
-    let cause = queuedCauses[index]
-    if cause?.isCancelled != true { reduce(queuedActions[index], in: cause) }
-    cause?.leave()
-  }
-
-  /// Empties the queue, keeping a small buffer, not the largest burst ever.
-  private func clearQueue() {
-    let keepCapacity = queuedCauses.capacity <= 16
-    queuedActions.removeAll(keepingCapacity: keepCapacity)
-    queuedCauses.removeAll(keepingCapacity: keepCapacity)
-  }
-
-  private func deliver(_ action: Action, from job: Job) {
-    switch job.phase {
-    case .running:
-      _ = send(action, in: job.cause)
-    case .cancelled, .ended(wasCancelled: true):
-      break
-    case .ended(wasCancelled: false):
-      miniReduxReport(
-        "MiniRedux: an effect sent \(action) after its operation had returned; it was dropped. "
-          + "Call send only while the operation runs.")
-    }
-  }
-}
-
-// MARK: - Effect interpreter
-
-extension Runtime {
-  /// Starts `effect`, which `origin` returned, for `cause`, inside a concatenation's `step`.
-  private func start(_ effect: Effect<Action>, in cause: Cause?, step: Job?, origin: Action) {
-    // NB: A `.run` or `.send`, maybe under ids, the usual effect, skips the stack's type lookups.
-    var (effect, ids) = (effect, step?.ids ?? [])
-    while case .cancellable(let id, let cancelInFlight, let parts) = effect.operation {
-      if cancelInFlight { registry.cancel(id, around: step) }
-      ids.append(id)
-      effect = parts.first
-    }
-    guard effect.parts != nil else {
-      return startLeaf(effect, in: cause, step: step, ids: ids, origin: origin)
-    }
-    var pending = [(effect, step, ids)]
-    while let (effect, step, ids) = pending.popLast() {
-      switch effect.operation {
-      case .cancellable(let id, let cancelInFlight, let parts):
-        if cancelInFlight { registry.cancel(id, around: step) }
-        pending.append((parts.first, step, ids + [id]))
-      case .merge(let parts):
-        pending += parts.effects.reversed().map { ($0, step, ids) }
-      case .concatenate(let parts):
-        guard let job = join(cause, step, ids) else { break }
-        registry.register(job, task: nil)
-        plans[ObjectIdentifier(job)] = (parts.effects.reversed(), origin)
-        ready.append(job)
-        if let first = nextStep(of: job) { pending.append((first, job, ids)) }
-      default:
-        startLeaf(effect, in: cause, step: step, ids: ids, origin: origin)
-      }
-    }
-  }
-
-  private func startLeaf(
-    _ effect: Effect<Action>, in cause: Cause?, step: Job?, ids: [EffectID], origin: Action
-  ) {
-    switch effect.operation {
-    case .send(let action):
-      // NB: A step of a concatenation its own step cancelled starts nothing more, a send included.
-      guard step?.phase ?? .running == .running else { return }
-      enqueue(action, cause)
-    case .cancel(let id):
-      registry.cancel(id, around: nil)
-    case .report(let message):
-      registry.report(message)
-    case .run(let priority, let body, let handler):
-      guard let job = join(cause, step, ids) else { return }
-      let send = Send(job: job, deliver: deliver)
-      // NB: Written out in each call: one kept in a variable ran on the main actor, and cost more.
-      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        // NB: Starts inside `send`, so that the operation leaves the main actor at once.
-        let executor = registry.executor as? any TaskExecutor
-        registry.register(
-          job,
-          task: Task.immediate(priority: priority, executorPreference: executor) {
-            await Effect.perform(body, handler, send, startedBy: origin)
-            job.operationReturned()
-          })
-      } else {
-        registry.register(
-          job,
-          task: Task(priority: priority) {
-            await Effect.perform(body, handler, send, startedBy: origin)
-            job.operationReturned()
-          })
-      }
-    default:
-      break
-    }
-  }
-
-  /// A new effect of `cause` (the send in progress's if `nil`) in `step`, unless the cause or the
-  /// step's concatenation was cancelled.
-  private func join(_ cause: Cause?, _ step: Job?, _ ids: [EffectID]) -> Job? {
-    if cause == nil, current == nil { current = Cause(registry) }
-    guard let cause = cause ?? current, !cause.isCancelled, (step?.phase ?? .running) == .running
-    else { return nil }
-    return Job(cause: cause, parent: step, ids: ids)
-  }
-
-  /// Pops a concatenation's next step; a nested concatenation is spread, so nesting costs no depth.
-  private func nextStep(of job: Job) -> Effect<Action>? {
-    let key = ObjectIdentifier(job)
-    while let step = plans[key]!.steps.popLast() {
-      guard case .concatenate(let parts) = step.operation else { return step }
-      plans[key]!.steps += parts.effects.reversed()
-    }
-    return nil
-  }
-
-  /// Moves a concatenation on if its step has ended: starts its next step, or ends it.
-  private func advance(_ job: Job) {
-    // NB: A concatenation has a plan until it ends.
-    guard job.stepCount == 0, let origin = plans[ObjectIdentifier(job)]?.origin else { return }
-    if job.phase == .running, let step = nextStep(of: job) {
-      ready.append(job)
-      start(step, in: job.cause, step: job, origin: origin)
-    } else {
-      plans[ObjectIdentifier(job)] = nil
-      if plans.isEmpty, plans.capacity > 16 { plans = [:] }
-      registry.end(job)
-    }
-  }
-
-  /// Moves on a concatenation whose step has ended: at once, unless a send is in progress.
-  private func stepEnded(_ concatenation: Job) {
-    ready.append(concatenation)
-    guard !isSending else { return }
-    isSending = true
-    // NB: A send made meanwhile, by an observer, belongs to the concatenation's cause.
-    current = concatenation.cause.isCancelled ? nil : concatenation.cause
-    drain()
-    current = nil
   }
 }
 
