@@ -73,7 +73,7 @@ struct StormTests {
 // MARK: - Programs
 
 /// What an effect waits on between its sends. None of these is a real sleep.
-enum StormDelay: Sendable, CustomStringConvertible {
+enum StormDelay: Sendable {
   /// A sleep on the program's ManualClock; the test advances it.
   case clock(ticks: Int)
   /// A gate the program opens; waiting on it ignores cancellation.
@@ -81,11 +81,13 @@ enum StormDelay: Sendable, CustomStringConvertible {
   /// Some `Task.yield()`s; ignores cancellation.
   case yields(Int)
 
-  var description: String {
+  /// Swift-like code for the wait, if it waits at all; `try?` swallows cancellation.
+  func code(ignoringCancellation: Bool) -> String? {
     switch self {
-    case .clock(let ticks): "clock(\(ticks))"
-    case .gate(let slot): "gate(\(slot))"
-    case .yields(let count): "yields(\(count))"
+    case .clock(let ticks): "\(ignoringCancellation ? "try?" : "try") sleep(\(ticks))"
+    case .gate(let slot): "await gate(\(slot))"
+    case .yields(0): nil
+    case .yields(let count): "yield ×\(count)"
     }
   }
 }
@@ -106,13 +108,17 @@ struct StormRunSpec: Sendable, CustomStringConvertible {
   var throwsAtEnd: Bool
   var hasCatch: Bool
 
+  /// Swift-like code; `→` shows the effect the reducer returns for the action sent.
   var description: String {
-    let phases = phases.map {
-      "\($0.delay)\($0.sends ? "+send" : "")\($0.repeats > 1 ? "×\($0.repeats)" : "")"
-        + "\($0.followUp.map { "→\($0)" } ?? "")"
+    var lines = phases.flatMap { phase in
+      let repeats = phase.repeats > 1 ? " ×\(phase.repeats)" : ""
+      let send = "send(.action)\(repeats)\(phase.followUp.map { " → \($0)" } ?? "")"
+      let wait = phase.delay.code(ignoringCancellation: ignoresCancellation)
+      return [wait, phase.sends ? send : nil].compactMap { $0 }
     }
+    if throwsAtEnd { lines.append("throw") }
     return
-      "run[\(phases.joined(separator: ","))\(ignoresCancellation ? " ignoring" : "")\(throwsAtEnd ? " throws" : "")\(hasCatch ? " catch" : "")]"
+      ".run {\(lines.map { " \($0);" }.joined()) }\(hasCatch ? " catch: { send(.action) }" : "")"
   }
 }
 
@@ -129,16 +135,17 @@ indirect enum StormSpec: Sendable, CustomStringConvertible {
 
   var description: String {
     switch self {
-    case .none: "none"
+    case .none: ".none"
     case .run(let run): "\(run)"
-    case .send(let spec): "send(\(spec))"
-    case .merge(let specs): "merge(\(specs.map(\.description).joined(separator: ", ")))"
+    case .send(.none): ".send(.action)"
+    case .send(let spec): ".send(.action → \(spec))"
+    case .merge(let specs): ".merge(\(specs.map(\.description).joined(separator: ", ")))"
     case .concatenate(let specs):
-      "concat(\(specs.map(\.description).joined(separator: ", ")))"
+      ".concatenate(\(specs.map(\.description).joined(separator: ", ")))"
     case .cancellable(let id, let cancelInFlight, let spec):
-      "\(spec).cancellable(\(id)\(cancelInFlight ? ", inFlight" : ""))"
-    case .cancel(let id): "cancel(\(id))"
-    case .debounce(let id, let ticks, let spec): "\(spec).debounce(\(id), \(ticks))"
+      "\(spec).cancellable(id: \(id)\(cancelInFlight ? ", cancelInFlight: true" : ""))"
+    case .cancel(let id): ".cancel(id: \(id))"
+    case .debounce(let id, let ticks, let spec): "\(spec).debounce(id: \(id), for: \(ticks))"
     }
   }
 }
@@ -155,12 +162,12 @@ enum StormStep: Sendable, CustomStringConvertible {
 
   var description: String {
     switch self {
-    case .send(let spec): "send \(spec)"
-    case .advance(let ticks): "advance \(ticks)"
-    case .openGate(let slot): "open gate \(slot)"
+    case .send(let spec): "store.send(.start) → \(spec)"
+    case .advance(let ticks): "clock.advance(by: \(ticks))"
+    case .openGate(let slot): "gates.open(\(slot))"
     case .yield(let count): "yield ×\(count)"
-    case .cancelTask(let index): "cancel task #\(index)"
-    case .releaseStore: "release store"
+    case .cancelTask(let index): "tasks[\(index) % tasks.count].cancel()"
+    case .releaseStore: "store = Store()  // releases the old one"
     }
   }
 }
@@ -172,10 +179,30 @@ struct StormProgram {
   let seed: UInt64
   let steps: [StormStep]
 
+  init(seed: UInt64, steps: [StormStep]) {
+    (self.seed, self.steps) = (seed, steps)
+  }
+
   init(seed: UInt64) {
     self.seed = seed
     var generator = Generator(rng: SplitMix64(seed: seed))
     steps = (0..<(20 + generator.rng.below(25))).map { _ in generator.step() }
+  }
+
+  /// The steps as code, one a line, numbered: each `send` names its StoreTask, and each
+  /// cancellation the task it picks.
+  var listing: String {
+    var (lines, sends) = ([String](), 0)
+    for (index, step) in steps.enumerated() {
+      var code = "\(step)"
+      if case .cancelTask(let pick) = step, sends > 0 { code = "task\(pick % sends).cancel()" }
+      if case .send = step {
+        code = "let task\(sends) = \(code)"
+        sends += 1
+      }
+      lines.append("  \(index): \(code)")
+    }
+    return lines.joined(separator: "\n")
   }
 
   struct Generator {
@@ -252,6 +279,99 @@ struct StormProgram {
   }
 }
 
+// MARK: - Shrinking a failing program
+
+extension StormProgram {
+  /// Simpler programs, largest cuts first: without a half of the steps, a quarter, and so on;
+  /// then without one step, or with one simplified.
+  var simpler: [StormProgram] {
+    var candidates: [[StormStep]] = []
+    var chunk = steps.count / 2
+    while chunk > 1 {
+      for start in stride(from: 0, to: steps.count, by: chunk) {
+        candidates.append(
+          changed(steps) { $0.removeSubrange(start..<min(start + chunk, $0.count)) })
+      }
+      chunk /= 2
+    }
+    candidates += simplified(steps, by: \.simpler)
+    return candidates.map { StormProgram(seed: seed, steps: $0) }
+  }
+}
+
+/// The lists `items` with one left out, then with one simplified by `simplify`.
+func simplified<Item>(_ items: [Item], by simplify: (Item) -> [Item]) -> [[Item]] {
+  items.indices.map { index in changed(items) { $0.remove(at: index) } }
+    + items.indices.flatMap { index in
+      simplify(items[index]).map { item in changed(items) { $0[index] = item } }
+    }
+}
+
+/// A copy of `value` with `change` made to it.
+func changed<Value>(_ value: Value, _ change: (inout Value) -> Void) -> Value {
+  var copy = value
+  change(&copy)
+  return copy
+}
+
+extension StormStep {
+  /// The step made a little simpler: a simpler effect, less time, fewer yields.
+  var simpler: [StormStep] {
+    switch self {
+    case .send(let spec): spec.simpler.map(StormStep.send)
+    case .advance(let ticks) where ticks > 1: [.advance(ticks: 1)]
+    case .yield(let count) where count > 1: [.yield(count / 2)]
+    default: []
+    }
+  }
+}
+
+extension StormSpec {
+  /// Simpler effects, simplest first: none, one of its parts, then with one part simplified.
+  var simpler: [StormSpec] {
+    switch self {
+    case .none: []
+    case .cancel: [.none]
+    case .run(let run): [.none] + run.simpler.map(StormSpec.run)
+    case .send(let spec): [.none, spec] + spec.simpler.map(StormSpec.send)
+    case .merge(let specs):
+      [.none] + specs + simplified(specs, by: \.simpler).map(StormSpec.merge)
+    case .concatenate(let specs):
+      [.none] + specs + simplified(specs, by: \.simpler).map(StormSpec.concatenate)
+    case .cancellable(let id, let cancelInFlight, let spec):
+      [.none, spec] + (cancelInFlight ? [.cancellable(id: id, cancelInFlight: false, spec)] : [])
+        + spec.simpler.map { .cancellable(id: id, cancelInFlight: cancelInFlight, $0) }
+    case .debounce(let id, let ticks, let spec):
+      [.none, spec] + spec.simpler.map { .debounce(id: id, ticks: ticks, $0) }
+    }
+  }
+}
+
+extension StormRunSpec {
+  /// Simpler runs: with a flag cleared, a phase left out, or one phase simplified.
+  var simpler: [StormRunSpec] {
+    let flags: [WritableKeyPath<Self, Bool>] = [\.ignoresCancellation, \.throwsAtEnd, \.hasCatch]
+    let cleared = flags.filter { self[keyPath: $0] }.map { flag in
+      changed(self) { $0[keyPath: flag] = false }
+    }
+    return cleared
+      + simplified(phases, by: \.simpler).map { phases in
+        changed(self) { $0.phases = phases }
+      }
+  }
+}
+
+extension StormRunSpec.Phase {
+  /// Simpler phases: half the burst, no follow-up or a simpler one.
+  var simpler: [Self] {
+    let candidates = repeats > 1 ? [changed(self) { $0.repeats /= 2 }] : []
+    guard let followUp else { return candidates }
+    // NB: The first simpler follow-up is `.none`, the same as none at all.
+    return candidates + [changed(self) { $0.followUp = nil }]
+      + followUp.simpler.dropFirst().map { spec in changed(self) { $0.followUp = spec } }
+  }
+}
+
 // MARK: - Actions and ids
 
 enum StormAction: Sendable {
@@ -280,6 +400,17 @@ indirect enum StormShadow {
   case cancel(id: Int)
 }
 
+/// A guarantee of the store that the storm checks, named as a failure reports it.
+enum StormRule: String, Sendable {
+  case cancellation = "cancellation wins", order, lifetime, errors
+}
+
+/// A guarantee seen broken, and how.
+struct StormViolation: Sendable, CustomStringConvertible {
+  let rule: StormRule, message: String
+  var description: String { "\(rule.rawValue): \(message)" }
+}
+
 struct StormError: Error, CustomStringConvertible {
   let id: Int
   var description: String { "StormError#\(id)#" }
@@ -301,9 +432,11 @@ final class StormShared: Sendable {
       next: 0, thrown: [Int: (instance: Int, generation: Int, cancelled: Bool)](),
       caught: [Int: Int]()
     ))
-  let violations = Locked([String]())
+  let violations = Locked([StormViolation]())
 
-  func violation(_ message: String) { violations.withLock { $0.append(message) } }
+  func violation(_ rule: StormRule, _ message: String) {
+    violations.withLock { $0.append(StormViolation(rule: rule, message: message)) }
+  }
 
   func newError(instance: Int, generation: Int) -> StormError {
     let cancelled = Task.isCancelled
@@ -323,7 +456,7 @@ final class StormShared: Sendable {
     let cancelled = Task.isCancelled
     if isOperation { ended.withLock { _ = $0.insert(instance) } }
     if released && !cancelled {
-      violation("effect \(instance) of released store \(generation) was never cancelled")
+      violation(.lifetime, "effect \(instance) of released store \(generation) was never cancelled")
     }
     live.leave(cancelled: cancelled)
   }
@@ -432,7 +565,9 @@ final class StormRunner {
   let program: StormProgram
   let shared = StormShared()
   var outcome = Outcome()
-  var violations: [String] = []
+  var violations: [StormViolation] = []
+  /// The step after which the program stopped because a guarantee broke, if it did.
+  var brokenAt: Int?
   var nextSerialValue = 0
   var lastReducedSerial = -1
   var queuedSerials: [Int: Int] = [:]
@@ -448,8 +583,49 @@ final class StormRunner {
     self.program = program
   }
 
+  /// Runs the program of `seed`; if it breaks a guarantee, records the rule it broke and the
+  /// smallest program found that still breaks it.
   static func run(seed: UInt64, verbose: Bool) async -> Outcome {
-    let runner = StormRunner(program: StormProgram(seed: seed))
+    let runner = await run(StormProgram(seed: seed), verbose: verbose)
+    guard let broken = runner.violations.first else { return runner.outcome }
+    runner.outcome.failed = true
+    let (smallest, runs) = await shrink(runner, rule: broken.rule)
+    let found = smallest.violations.first { $0.rule == broken.rule } ?? broken
+    let place = smallest.brokenAt.map { "at step \($0)" } ?? "once the program settled"
+    Issue.record(
+      """
+      storm program \(seed) broke a guarantee; replay with MINIREDUX_STORM_SEED=\(seed)
+      \(found)
+      smallest program found that breaks it (\(smallest.program.steps.count) of \
+      \(runner.program.steps.count) steps, after \(runs) runs), broken \(place):
+      \(smallest.program.listing)
+      """)
+    return runner.outcome
+  }
+
+  /// Shrinks a failing program: takes the first simpler one that still breaks `rule`, again and
+  /// again, until none does or the budget of runs, which keeps a failure from hanging the suite,
+  /// is spent. Returns the run of the smallest, and the number of runs.
+  static func shrink(_ failing: StormRunner, rule: StormRule) async -> (StormRunner, Int) {
+    let budget = 300
+    var (smallest, runs) = (failing, 0)
+    search: while runs < budget {
+      for program in smallest.program.simpler where runs < budget {
+        runs += 1
+        let runner = await run(program, verbose: false)
+        if runner.violations.contains(where: { $0.rule == rule }) {
+          smallest = runner
+          continue search
+        }
+      }
+      break
+    }
+    return (smallest, runs)
+  }
+
+  /// Runs `program` once; the runner returned holds what it checked and what broke.
+  static func run(_ program: StormProgram, verbose: Bool) async -> StormRunner {
+    let runner = StormRunner(program: program)
     let reports = Recorder<String>()
     await miniReduxReporter.withValue({ message, _ in reports.append(message) }) {
       await runner.drive(verbose: verbose)
@@ -467,18 +643,8 @@ final class StormRunner {
     // that cycle, or every program leaks (LeakSanitizer sees it).
     runner.models.removeAll()
     runner.outcome.programs = 1
-    let all = runner.violations + runner.shared.violations.current
-    if !all.isEmpty {
-      runner.outcome.failed = true
-      Issue.record(
-        """
-        storm program failed; replay with MINIREDUX_STORM_SEED=\(seed)
-        \(all.prefix(10).joined(separator: "\n"))
-        program:
-        \(runner.program.steps.enumerated().map { "  \($0): \($1)" }.joined(separator: "\n"))
-        """)
-    }
-    return runner.outcome
+    runner.violations += runner.shared.violations.current
+    return runner
   }
 
   func nextSerial() -> Int {
@@ -486,7 +652,9 @@ final class StormRunner {
     return nextSerialValue
   }
 
-  func violation(_ message: String) { violations.append(message) }
+  func violation(_ rule: StormRule, _ message: String) {
+    violations.append(StormViolation(rule: rule, message: message))
+  }
 
   // MARK: Driving
 
@@ -536,15 +704,15 @@ final class StormRunner {
       outcome.steps += 1
 
       // Invariants after every step.
-      if model.isReducing { violation("step \(index): the driver runs while a reducer runs") }
+      if model.isReducing { violation(.order, "step \(index): the driver ran inside the reducer") }
       if !queuedSerials.isEmpty {
-        violation("step \(index): queued actions were never reduced: \(queuedSerials.keys)")
+        violation(.order, "step \(index): queued actions were never reduced: \(queuedSerials.keys)")
       }
       if released.contains(where: { $0() != nil }) {
-        violation("step \(index): a released store is still alive")
+        violation(.lifetime, "step \(index): a released store is still alive")
       }
       if !violations.isEmpty || !shared.violations.current.isEmpty {
-        violation("(stopped after step \(index): \(step))")
+        brokenAt = index
         break
       }
     }
@@ -571,6 +739,7 @@ final class StormRunner {
     }
     if !settled {
       violation(
+        .lifetime,
         """
         did not settle: \(shared.live.live) operations live, \
         \(tasks.count - finished.current) of \(tasks.count) StoreTasks unfinished, \
@@ -578,14 +747,16 @@ final class StormRunner {
         """)
     }
     if let store, store.snapshot.effects != 0 {
-      violation("\(store.snapshot.effects) effects still registered at the end")
+      violation(.lifetime, "the store still holds \(store.snapshot.effects) effects after settling")
     }
     // NB: Memory follows work in flight: once everything has settled, no task holds anything.
     for (index, task) in tasks.enumerated() where task.count != 0 {
-      violation("StoreTask #\(index) still holds \(task.count) effects after settling")
+      violation(.lifetime, "StoreTask #\(index) still holds \(task.count) effects after settling")
     }
-    if released.contains(where: { $0() != nil }) { violation("a released store is still alive") }
-    if !queuedSerials.isEmpty { violation("queued actions were never reduced") }
+    if released.contains(where: { $0() != nil }) {
+      violation(.lifetime, "a released store is still alive")
+    }
+    if !queuedSerials.isEmpty { violation(.order, "queued actions were never reduced") }
   }
 
   /// Whether every error that must be handled or reported has been, at least once.
@@ -613,7 +784,7 @@ final class StormRunner {
     for report in reports {
       let parts = report.components(separatedBy: "StormError#")
       guard parts.count == 2, let id = Int(parts[1].prefix { $0.isNumber }) else {
-        violation("unexpected report: \(report)")
+        violation(.errors, "unexpected report: \(report)")
         continue
       }
       reported[id, default: 0] += 1
@@ -624,11 +795,12 @@ final class StormRunner {
       let count = errors.caught[id, default: 0] + reported[id, default: 0]
       if error.cancelled ? count != 0 : mustBeAccounted(error) ? count != 1 : count > 1 {
         violation(
+          .errors,
           "error \(id) was handled or reported \(count) times (cancelled: \(error.cancelled))")
       }
     }
     for id in Set(errors.caught.keys).union(reported.keys) where errors.thrown[id] == nil {
-      violation("error \(id) was handled but never thrown")
+      violation(.errors, "error \(id) was handled but never thrown")
     }
   }
 
@@ -637,8 +809,8 @@ final class StormRunner {
   func reduce(_ count: inout Int, _ action: StormAction, _ model: StormStoreModel)
     -> Effect<StormAction>
   {
-    if model.isReleased { violation("store \(model.generation) reduced \(action) after release") }
-    if model.isReducing { violation("the reducer was re-entered with \(action)") }
+    if model.isReleased { violation(.lifetime, "released store \(model.generation) got \(action)") }
+    if model.isReducing { violation(.order, "the reducer was re-entered with \(action)") }
     model.isReducing = true
     defer { model.isReducing = false }
     count += 1
@@ -653,7 +825,7 @@ final class StormRunner {
       if let serial = queuedSerials.removeValue(forKey: token) {
         checkOrder(serial, action)
       } else {
-        violation("\(action) was reduced but its .send was never started")
+        violation(.order, "\(action) was reduced but its .send was never started")
       }
       return output(spec, model, owner: tokenOwners.removeValue(forKey: token) ?? currentOwner)
     case .fromEffect(let instance, let followUp, let serial):
@@ -680,7 +852,7 @@ final class StormRunner {
 
   func checkOrder(_ serial: Int, _ action: StormAction) {
     if serial <= lastReducedSerial {
-      violation("\(action) (serial \(serial)) reduced after serial \(lastReducedSerial)")
+      violation(.order, "\(action) (serial \(serial)) reduced after serial \(lastReducedSerial)")
     }
     lastReducedSerial = serial
   }
@@ -699,11 +871,11 @@ final class StormRunner {
   func checkDelivery(from instance: Int, _ model: StormStoreModel) {
     outcome.deliveries += 1
     guard let started = model.instances[instance] else {
-      violation("effect \(instance) delivered to store \(model.generation), which never started it")
+      violation(.lifetime, "effect \(instance) delivered to store \(model.generation), not its own")
       return
     }
     if let reason = cancellation(of: started, model) {
-      violation("effect \(instance) delivered an action after \(reason)")
+      violation(.cancellation, "effect \(instance) delivered an action after \(reason)")
     }
   }
 
@@ -711,26 +883,29 @@ final class StormRunner {
     outcome.markers += 1
     guard var record = model.concatenations[concat] else {
       violation(
+        .order,
         "concatenation \(concat) started a step in store \(model.generation) before it began")
       return
     }
     defer { model.concatenations[concat] = record }
     if step <= record.lastStep {
-      violation("concatenation \(concat) started step \(step) after step \(record.lastStep)")
+      violation(
+        .order, "concatenation \(concat) started step \(step) after step \(record.lastStep)")
     }
     record.lastStep = step
     // NB: Step 0 holds only its marker and may be started (queued) with the concatenation
     // itself, so the rules below apply from step 1.
     guard step > 0 else { return }
     let ended = shared.ended.current
-    for instance in record.instancesByStep[step - 1, default: []] where !ended.contains(instance) {
-      violation("concatenation \(concat) started step \(step) before effect \(instance) ended")
+    if record.instancesByStep[step - 1, default: []].contains(where: { !ended.contains($0) }) {
+      violation(
+        .order, "concatenation \(concat) started step \(step) before step \(step - 1) ended")
     }
     if let reason = cancellation(of: record.started, model) {
-      violation("concatenation \(concat) started step \(step) after \(reason)")
+      violation(.cancellation, "concatenation \(concat) started step \(step) after \(reason)")
     }
     guard let shadow = record.steps[step] else {
-      violation("concatenation \(concat) has no step \(step)")
+      violation(.order, "concatenation \(concat) has no step \(step)")
       return
     }
     var startedHere: [Int] = []
@@ -895,7 +1070,7 @@ final class StormRunner {
       if let error = error as? StormError {
         shared.errors.withLock { $0.caught[error.id, default: 0] += 1 }
       } else {
-        shared.violation("a catch handler got \(error)")
+        shared.violation(.errors, "a catch handler got \(error)")
       }
       await MainActor.run {
         let serial = runner.nextSerial()
