@@ -827,9 +827,10 @@ enum Dump {
   /// Runs the effects' jobs enqueued so far, within `timeout`, with no suspension of the test:
   /// then the effects a step started have reached their first wait, and a clock they sleep on
   /// knows of them.
-  private func drainEffects() {
-    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
-    (store.registry?.executor as? TestExecutor)?.drain(within: timeout)
+  /// Returns how many of the effects then sleep on a ``TestClock``, if it got to know.
+  @discardableResult private func drainEffects() -> Int? {
+    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
+    return (store.registry?.executor as? TestExecutor)?.drain(within: timeout)
   }
 
   /// Sends `action` to the store as a `send` of the test, and keeps its task while it runs.
@@ -858,7 +859,10 @@ enum Dump {
       try await log.wait(timeout) { !log.received.isEmpty }
       guard !log.received.isEmpty else {
         let got = skipped.isEmpty ? "nothing" : "only " + skipped.joined(separator: ", ")
-        let why = log.isRunning ? "within \(timeout)" : "and no effect is running"
+        var why = log.isRunning ? "within \(timeout)" : "and no effect is running"
+        if log.isRunning, let sleepers = drainEffects(), sleepers > 0 {
+          why += ", while \(sleepers) sleep\(sleepers == 1 ? "s" : "") on a TestClock: advance it"
+        }
         throw TestStoreFailure(
           "receive: expected \(expected), but received \(got) \(why)", fileID, line)
       }
@@ -1063,8 +1067,12 @@ public final class TestClock: Clock, @unchecked Sendable {
   public var now: Instant { queue.sync { state.now } }
   public var minimumResolution: Duration { .zero }
 
+  /// Suspends until an advance reaches `deadline`; a deadline already past returns at once, and
+  /// one that is now, a zero-length sleep, waits for the next advance, `advance()` included.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     let executor = TestExecutor.current
+    executor?.sleepers += 1
+    defer { executor?.sleepers -= 1 }
     let id = queue.sync {
       if let executor {
         state.executors[ObjectIdentifier(executor)] = { [weak executor] in executor }
@@ -1075,7 +1083,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     try await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let isDue = queue.sync {
-          guard deadline > state.now, !Task.isCancelled else { return true }
+          guard deadline >= state.now, !Task.isCancelled else { return true }
           state.sleepers[id] = (deadline, continuation)
           return false
         }
@@ -1092,8 +1100,23 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// it, ended or waits on something else; other test stores' effects never delay it.
   ///
   /// Effects that keep running for a minute instead are reported, and time moves on without them.
-  @MainActor public func advance(by duration: Duration) async {
-    let end = now.advanced(by: max(duration, .zero))
+  /// ```swift
+  /// await clock.advance(by: .seconds(1))  // a one-second timer ticks once
+  /// await clock.advance()  // what sleeps for zero, or until now, wakes
+  /// ```
+  /// - Parameter duration: How far to move; by default, not at all.
+  @MainActor public func advance(by duration: Duration = .zero) async {
+    await advance(to: now.advanced(by: max(duration, .zero)))
+  }
+
+  /// Moves time forward to `deadline` (not back, if it is past), as ``advance(by:)`` does.
+  /// ```swift
+  /// let start = clock.now
+  /// await clock.advance(to: start.advanced(by: .seconds(5)))
+  /// ```
+  /// - Parameter deadline: The instant to move to.
+  @MainActor public func advance(to deadline: Instant) async {
+    let end = max(deadline, now)
     // NB: One minute for the whole advance: past it, effects that keep running are given up on.
     let deadline = ContinuousClock.now + patience
     var settled = await settle(before: deadline)
@@ -1119,6 +1142,26 @@ public final class TestClock: Clock, @unchecked Sendable {
       fails: true)
   }
 
+  /// Moves time to each deadline something sleeps until, until nothing sleeps on the clock: what
+  /// a test of effects that end after a few sleeps wants, without counting them. A timer that
+  /// never stops keeps it going for a minute; then it is reported.
+  /// ```swift
+  /// try await store.send(.startCountdown)
+  /// await clock.run()
+  /// ```
+  @MainActor public func run() async {
+    let deadline = ContinuousClock.now + patience
+    while let next = queue.sync(execute: { state.sleepers.values.map(\.deadline).min() }) {
+      guard ContinuousClock.now < deadline else {
+        return miniReduxReport(
+          "MiniRedux: TestClock.run() moved time for a minute and something still sleeps on the "
+            + "clock, as a timer that never stops does; advance it by a duration instead.",
+          fails: true)
+      }
+      await advance(to: next)
+    }
+  }
+
   /// Settles the executors of the test stores whose effects slept on this clock.
   @MainActor private func settle(before deadline: ContinuousClock.Instant) async -> Bool {
     let executors = queue.sync {
@@ -1140,8 +1183,10 @@ final class TestExecutor: TaskExecutor {
   static var current: TestExecutor? { DispatchQueue.getSpecific(key: key)?() }
   private static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()
   private let queue = DispatchQueue(label: "MiniRedux.TestExecutor")
-  /// How many jobs ran; read and written on the queue only.
+  /// How many jobs ran, and how many of its effects sleep on a `TestClock`.
+  // NB: Sound: read and written on the queue only, where the effects' jobs run.
   nonisolated(unsafe) private var ran = 0
+  nonisolated(unsafe) var sleepers = 0
 
   // NB: Weakly, as the queue belongs to the executor.
   init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }
@@ -1155,14 +1200,20 @@ final class TestExecutor: TaskExecutor {
   }
 
   /// Blocks until the jobs enqueued so far have run, each to its next suspension, or `timeout`
-  /// passed: a job that blocks its thread holds the test no longer.
-  func drain(within timeout: Duration) {
+  /// passed: a job that blocks its thread holds the test no longer. Returns how many of its
+  /// effects then sleep on a `TestClock`, if it got to know.
+  @discardableResult func drain(within timeout: Duration) -> Int? {
     let drained = DispatchSemaphore(value: 0)
-    queue.async { drained.signal() }
+    nonisolated(unsafe) var sleepers: Int?  // Sound: written before the signal, read after it.
+    queue.async {
+      sleepers = self.sleepers
+      drained.signal()
+    }
     let (seconds, attoseconds) = min(timeout, .seconds(1_000_000)).components
-    _ = drained.wait(
+    let result = drained.wait(
       timeout: .now()
         + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+    return result == .success ? sleepers : nil
   }
 
   /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and

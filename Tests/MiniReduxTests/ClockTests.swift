@@ -137,6 +137,89 @@ struct ClockTests {
     try await store.finish()
   }
 
+  @Test("a zero-length sleep waits for the next advance, advance() by default moves nothing")
+  func zeroLengthSleep() async throws {
+    // Given: an effect that sleeps for zero, then sends.
+    let clock = TestClock()
+    let start = clock.now
+    let store = TestStore(initialState: 0) { (count: inout Int, action: Bool) in
+      guard action else {
+        count += 1
+        return .none
+      }
+      return .run { send in
+        try await clock.sleep(for: .zero)
+        await send(false)
+      }
+    }
+    store.timeout = .milliseconds(50)
+    try await store.send(true)
+
+    // Then: nothing arrives until the clock is advanced, and the receive says to advance it.
+    await #expect {
+      try await store.receive(false) { $0 = 1 }
+    } throws: { error in
+      "\(error)".contains("while 1 sleeps on a TestClock: advance it")
+    }
+
+    // When: the test advances by nothing.
+    store.timeout = patience
+    await clock.advance()
+
+    // Then: the sleeper wakes; time did not move.
+    try await store.receive(false) { $0 = 1 }
+    try await store.finish()
+    #expect(clock.now == start)
+  }
+
+  @Test("advance(to:) moves to an instant; run() moves until nothing sleeps on the clock")
+  func advanceToAndRun() async throws {
+    // Given: a countdown that sleeps three times, a second each, then ends.
+    let clock = TestClock()
+    let start = clock.now
+    let store = TestStore(initialState: 3) { (count: inout Int, action: Bool) in
+      guard action else {
+        count -= 1
+        return .none
+      }
+      return .run { send in
+        for _ in 0..<3 {
+          try await clock.sleep(for: .seconds(1))
+          await send(false)
+        }
+      }
+    }
+    store.timeout = patience
+    try await store.send(true)
+
+    // When: the test moves to an instant, then runs the clock out.
+    await clock.advance(to: start.advanced(by: .seconds(1)))
+    try await store.receive(false) { $0 = 2 }
+    await clock.run()
+
+    // Then: every tick arrived, time stopped at the last deadline, nothing sleeps.
+    try await store.receive(false) { $0 = 1 }
+    try await store.receive(false) { $0 = 0 }
+    try await store.finish()
+    #expect(clock.now == start.advanced(by: .seconds(3)))
+    await clock.advance(to: start)
+    #expect(clock.now == start.advanced(by: .seconds(3)))
+  }
+
+  @Test("run() reports a timer that never stops, after its patience, and returns")
+  func runReportsEndlessTimer() async throws {
+    let clock = TestClock(patience: .milliseconds(100))
+    let store = TestStore(initialState: Ticking.State(), Ticking.reducer(clock: clock))
+    store.exhaustivity = .off
+    store.timeout = patience
+    try await store.send(.start)
+    let (_, reports) = await capturingReports { await clock.run() }
+    #expect(reports.count == 1)
+    #expect(reports.first?.contains("TestClock.run()") == true)
+    try await store.send(.stop)
+    try await store.finish()
+  }
+
   @Test("a sleep cancelled before or while it waits throws CancellationError")
   func cancelledSleep() async throws {
     let clock = TestClock()

@@ -967,6 +967,48 @@ struct TestStoreDocSamples {
     try await store.finish()
   }
 
+  // Sample: TestClock's advance(by:), advance(to:) and run()
+  @Test("the TestClock samples: advance by a duration, by nothing, to an instant; run")
+  func clockMoves() async throws {
+    enum Countdown {
+      enum Action: Equatable, Sendable { case startCountdown, tick }
+      static func reducer(clock: TestClock) -> Reducer<Int, Action> {
+        { count, action in
+          switch action {
+          case .startCountdown:
+            return .run { send in
+              try await clock.sleep(for: .zero)
+              for _ in 0..<3 {
+                try await clock.sleep(for: .seconds(1))
+                await send(.tick)
+              }
+            }
+          case .tick:
+            count -= 1
+            return .none
+          }
+        }
+      }
+    }
+    let clock = TestClock()
+    let store = TestStore(initialState: 3, Countdown.reducer(clock: clock))
+    store.timeout = patience
+    try await store.send(.startCountdown)
+    await clock.advance()  // what sleeps for zero, or until now, wakes
+    await clock.advance(by: .seconds(1))  // a one-second timer ticks once
+    await clock.advance()  // what sleeps for zero, or until now, wakes
+    try await store.receive(.tick) { $0 = 2 }
+    let start = clock.now
+    await clock.advance(to: start.advanced(by: .seconds(5)))
+    try await store.receive(.tick) { $0 = 1 }
+    try await store.receive(.tick) { $0 = 0 }
+    try await store.finish()
+    try await store.send(.startCountdown)
+    await clock.run()
+    store.exhaustivity = .off
+    try await store.finish()
+  }
+
   // Sample: TestStoreFailure
   @Test("the TestStoreFailure sample compiles, and catches the failure")
   func failure() async throws {
