@@ -542,6 +542,12 @@ public func printChanges<State, Action>(
 
 /// How values are shown: one field per line, short values on one line, and a line diff.
 enum Dump {
+  /// The case of `value`, an enum, and its payload, if it has one.
+  static func enumCase(_ value: Any) -> (label: String?, payload: Any?) {
+    let payload = Mirror(reflecting: value).children.first
+    return (payload?.label ?? "\(value)", payload?.value)
+  }
+
   static func line(_ value: Any) -> String {
     render(value, width: .max, depth: 0).joined(separator: " ")
   }
@@ -793,6 +799,43 @@ enum Dump {
     fileID: StaticString = #fileID, line: UInt = #line
   ) async throws {
     try await receive("an action that matches", timeout, update, fileID, line, matches)
+  }
+
+  /// Waits for the next action an effect sent, which must be the case `embed` names, with a
+  /// payload that `check` accepts, and checks its change of the state; for actions that are not
+  /// `Equatable`, such as one that carries a `Result` whose failure is `any Error`.
+  /// ```swift
+  /// try await store.receive(Search.Action.searchResponse) { $0.results = ["swift"] }
+  /// ```
+  /// - Parameter embed: The case, named as the function that makes it: `Action.searchResponse`.
+  public func receive<Payload>(
+    _ embed: (Payload) -> Action, timeout: Duration? = nil,
+    assert update: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) async throws {
+    try await receive(
+      embed, where: { _ in true }, timeout: timeout, assert: update, fileID: fileID, line: line)
+  }
+
+  /// Waits for the next action an effect sent, which must be the case `embed` names, with a
+  /// payload that `check` accepts, and checks its change of the state.
+  /// ```swift
+  /// try await store.receive(Search.Action.searchResponse, where: { (try? $0.get()) == [] })
+  /// ```
+  /// - Parameters:
+  ///   - embed: The case, named as the function that makes it: `Action.searchResponse`.
+  ///   - check: Whether the payload is the one expected.
+  public func receive<Payload>(
+    _ embed: (Payload) -> Action, where check: (Payload) -> Bool, timeout: Duration? = nil,
+    assert update: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) async throws {
+    let expected = "the case of \(Action.self) that carries a \(Payload.self)"
+    try await receive(expected, timeout, update, fileID, line) { action in
+      let (label, payload) = Dump.enumCase(action)
+      guard let payload = payload as? Payload else { return false }
+      return Dump.enumCase(embed(payload)).label == label && check(payload)
+    }
   }
 
   /// Forgets the actions received so far; those that effects send later must still be received.

@@ -1009,6 +1009,34 @@ struct TestStoreDocSamples {
     try await store.finish()
   }
 
+  // Sample: TestStore's receive by case
+  @Test("the receive-by-case samples: a Result with any Error, by case, then by payload")
+  func receiveByCase() async throws {
+    enum Search {
+      struct State: Equatable { var results: [String] = [] }
+      enum Action: Sendable {
+        case search(String)
+        case searchResponse(Result<[String], any Error>)
+      }
+      static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+        switch action {
+        case .search(let query):
+          return .run { send in await send(.searchResponse(.success(query.isEmpty ? [] : [query]))) }
+        case .searchResponse(let result):
+          state.results = (try? result.get()) ?? []
+          return .none
+        }
+      }
+    }
+    let store = TestStore(initialState: Search.State(), Search.reduce)
+    store.timeout = patience
+    try await store.send(.search(""))
+    try await store.receive(Search.Action.searchResponse, where: { (try? $0.get()) == [] })
+    try await store.send(.search("swift"))
+    try await store.receive(Search.Action.searchResponse) { $0.results = ["swift"] }
+    try await store.finish()
+  }
+
   // Sample: TestStoreFailure
   @Test("the TestStoreFailure sample compiles, and catches the failure")
   func failure() async throws {

@@ -670,3 +670,60 @@ struct TestStoreFeatureTests {
 #if compiler(>=6.2)
   extension TestStoreFeatureTests.IsolatedAction: @MainActor Equatable {}
 #endif
+
+/// A search whose response carries a `Result` with `any Error`: its actions are not `Equatable`.
+enum ResultSearch {
+  struct Failed: Error {}
+  enum Action: Sendable {
+    case search(String)
+    case searchResponse(Result<[String], any Error>)
+    case cleared(Result<[String], any Error>)
+  }
+  static func reduce(_ results: inout [String], _ action: Action) -> Effect<Action> {
+    switch action {
+    case .search(let query):
+      return .run { send in
+        await send(.searchResponse(query.isEmpty ? .failure(Failed()) : .success([query])))
+      }
+    case .searchResponse(let result):
+      results = (try? result.get()) ?? []
+      return .none
+    case .cleared:
+      return .none
+    }
+  }
+}
+
+@MainActor
+@Suite("TestStore: receive by case, for actions that are not Equatable")
+struct TestStoreReceiveCaseTests {
+  @Test("receive names the case; where checks the payload")
+  func receiveByCase() async throws {
+    let store = TestStore(initialState: [String](), ResultSearch.reduce)
+    store.timeout = patience
+    try await store.send(.search("swift"))
+    try await store.receive(ResultSearch.Action.searchResponse) { $0 = ["swift"] }
+    try await store.send(.search(""))
+    try await store.receive(ResultSearch.Action.searchResponse, where: { (try? $0.get()) == nil }) {
+      $0 = []
+    }
+    try await store.finish()
+  }
+
+  @Test("receive by case fails on another case with the same payload, or a payload check")
+  func receiveByCaseFails() async throws {
+    let store = TestStore(initialState: [String](), ResultSearch.reduce)
+    store.timeout = patience
+    try await store.send(.search("swift"))
+    await #expect {
+      try await store.receive(ResultSearch.Action.cleared) { $0 = ["swift"] }
+    } throws: { error in
+      "\(error)".contains("expected the case of Action that carries a Result<Array<String>, Error>")
+    }
+    try await store.send(.search("swift"))
+    await #expect {
+      try await store.receive(ResultSearch.Action.searchResponse, where: { _ in false })
+    } throws: { error in "\(error)".contains("but received .searchResponse") }
+    try await store.finish()
+  }
+}
