@@ -869,8 +869,7 @@ enum Dump {
 
   /// Runs the effects' jobs enqueued so far, within `timeout`, with no suspension of the test:
   /// then the effects a step started have reached their first wait, and a clock they sleep on
-  /// knows of them.
-  /// Returns how many of the effects then sleep on a ``TestClock``, if it got to know.
+  /// knows of them. Returns how many of them then sleep on a ``TestClock``, if it got to know.
   @discardableResult private func drainEffects() -> Int? {
     guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
     return (store.registry?.executor as? TestExecutor)?.drain(within: timeout)
