@@ -659,7 +659,7 @@ enum Dump {
 /// Anything unaccounted for throws a ``TestStoreFailure`` naming the step's line, the same under
 /// Swift Testing, XCTest or in a script (<doc:TestingAFeature>).
 /// ```swift
-/// @Test func incrementAndLoadFact() async throws {
+/// @Test @MainActor func incrementAndLoadFact() async throws {
 ///   let store = TestStore(initialState: Counter.State(), Counter.reduce)
 ///   try await store.send(.incrementTapped) { $0.count = 1 }
 ///   try await store.send(.factTapped) { $0.isLoading = true }

@@ -902,6 +902,26 @@ struct ArticleSamples {
 }
 
 /// The samples of the TestStore doc comments, README.md and the DocC article.
+/// The TestStore sample as a user writes it: in a suite that is not `@MainActor`, so that the
+/// sample's own `@MainActor` is what lets it compile.
+@Suite("Doc samples: TestStore, as written")
+struct TestStoreSampleAsWritten {
+  typealias Counter = TestStoreDocSamples.Counter
+
+  // Sample: TestStore, TestStore.init, send, finish
+  @Test @MainActor func incrementAndLoadFact() async throws {
+    let store = TestStore(initialState: Counter.State(), Counter.reduce)
+    store.timeout = patience
+    try await store.send(.incrementTapped) { $0.count = 1 }
+    try await store.send(.factTapped) { $0.isLoading = true }
+    try await store.receive(.factLoaded("1 is odd")) {
+      $0.isLoading = false
+      $0.fact = "1 is odd"
+    }
+    try await store.finish()
+  }
+}
+
 @MainActor
 @Suite("Doc samples: TestStore")
 struct TestStoreDocSamples {
@@ -933,19 +953,6 @@ struct TestStoreDocSamples {
         return .none
       }
     }
-  }
-
-  // Sample: TestStore, TestStore.init, send, finish
-  @Test func incrementAndLoadFact() async throws {
-    let store = TestStore(initialState: Counter.State(), Counter.reduce)
-    store.timeout = patience
-    try await store.send(.incrementTapped) { $0.count = 1 }
-    try await store.send(.factTapped) { $0.isLoading = true }
-    try await store.receive(.factLoaded("1 is odd")) {
-      $0.isLoading = false
-      $0.fact = "1 is odd"
-    }
-    try await store.finish()
   }
 
   // Sample: TestStore.receive with a closure, skipReceivedActions, Exhaustivity, receive
