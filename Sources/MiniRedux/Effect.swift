@@ -972,6 +972,16 @@ extension Registry {
 
   private static func id(of child: some Identifiable) -> AnyHashable { child.id }
 
+  /// An effect that reports more than one element with `id` in the collection at `path`.
+  @usableFromInline static func duplicate<Action>(_ id: some Hashable, in path: AnyKeyPath)
+    -> Effect<Action>
+  {
+    Effect(
+      operation: .report(
+        "MiniRedux: \(path) holds more than one element with id \(id); the action for it went "
+          + "to the first. Give each element an id of its own, such as a UUID or a counter."))
+  }
+
   /// An effect that reports `action` dropped, as `reason`: the child it is for is gone.
   @usableFromInline static func drop<Action>(_ action: Action, _ reason: String) -> Effect<Action> {
     Effect(

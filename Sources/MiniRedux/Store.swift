@@ -323,8 +323,11 @@ where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
     guard let index = state[keyPath: path].firstIndex(where: { $0.id == id }) else {
       return Registry.drop(action, "\(path) has no element with id \(id)")
     }
+    let after = state[keyPath: path].index(after: index)
+    let isShared = state[keyPath: path][after...].contains { $0.id == id }
     let effect = child(&state[keyPath: path][index], childAction)
     return .merge(
+      isShared ? Registry.duplicate(id, in: path) : .none,
       Registry.embed(
         effect, { embed(id, $0) }, at: path, key: id,
         child: { (state: State) in state[keyPath: path].first { $0.id == id } },

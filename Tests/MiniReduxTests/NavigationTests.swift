@@ -491,6 +491,26 @@ struct NavigationTests {
     #expect(later.isEmpty)
   }
 
+  @Test("two elements with one id: an action for them is reported, and reaches the first")
+  func duplicateIDsAreReported() async throws {
+    // Given: a stack that holds two screens with id 1.
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Nav.store(gate)
+    store.send(.push(1))
+    store.send(.push(1))
+
+    // When: an action for id 1 arrives.
+    let (_, reports) = await capturingReports { store.send(.path(id: 1, .showTicker)) }
+
+    // Then: it is reported, and reduced by the first screen only.
+    #expect(reports.count == 1)
+    #expect(reports.first?.contains("more than one element with id 1") == true)
+    #expect(store.state.path.map { $0.ticker != nil } == [true, false])
+    let (_, none) = await capturingReports { store.send(.push(2)) }
+    #expect(none.isEmpty)
+  }
+
   @Test("noticing gone children costs lookups only for children with effects in flight")
   func costIsPerChildInFlight() {
     // Given: 10,000 rows whose ids count their comparisons.
