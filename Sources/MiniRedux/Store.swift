@@ -118,11 +118,19 @@ public typealias Reducer<State, Action: Sendable> =
   /// ```swift
   /// let store = Store(initialState: Feed.State(), initialAction: .load, Feed.reduce)
   /// ```
+  /// - Parameters:
+  ///   - initialState: The state the store starts with.
+  ///   - initialAction: An action to reduce at once, such as one that starts loading.
+  ///   - reducer: The feature's reducer.
+  ///   - context: Runs each reduction, and the start of the effects it returns, inside it, so
+  ///     that task-local values it binds, such as swift-dependencies' overrides, reach the reducer
+  ///     and every effect (<doc:MigratingFromTCA>). It must call `reduce` once.
   public init(
     initialState: State, initialAction: Action? = nil,
-    _ reducer: @escaping Reducer<State, Action>
+    _ reducer: @escaping Reducer<State, Action>,
+    context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
-    let runtime = Runtime(initialState, reducer)
+    let runtime = Runtime(initialState, reducer, context: context)
     read = {
       if runtime.isReducing { Self.stateReadWhileReducing() }
       return runtime.state
@@ -692,13 +700,15 @@ enum Dump {
   /// ```swift
   /// let store = TestStore(initialState: Counter.State(), Counter.reduce)
   /// ```
+  /// - Parameter context: Runs each reduction inside it, as ``Store/init(initialState:initialAction:_:context:)``'s does.
   public init(
     initialState: State, initialAction: Action? = nil, fileID: StaticString = #fileID,
-    line: UInt = #line, _ reducer: @escaping Reducer<State, Action>
+    line: UInt = #line, _ reducer: @escaping Reducer<State, Action>,
+    context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
     let log = TestStoreLog<State, Action>(origin: "\(fileID):\(line)")
     self.log = log
-    self.store = Store(initialState: initialState) { state, action in
+    let recording: Reducer<State, Action> = { state, action in
       let before = state
       let effect = reducer(&state, action)
       if log.awaitsSentAction {
@@ -710,6 +720,7 @@ enum Dump {
       }
       return effect
     }
+    self.store = Store(initialState: initialState, recording, context: context)
     store.registry?.report = {
       miniReduxReport($0)
       log.dropped.append($0)

@@ -12,6 +12,31 @@ import Testing
 
 @testable import MiniRedux
 
+/// A stand-in for swift-dependencies' `withDependencies`, with its shape: a task-local set of
+/// values, changed for the operation.
+struct DependencyStub: Sendable {
+  struct UUIDGenerator: Sendable {
+    let next: @Sendable () -> Int
+    static var incrementing: Self {
+      let counter = Recorder<Int>()
+      return Self {
+        counter.append(0)
+        return counter.values.count - 1
+      }
+    }
+  }
+  var uuid = UUIDGenerator { 42 }
+  @TaskLocal static var current = DependencyStub()
+}
+
+func withDependencies<R>(
+  _ update: (inout DependencyStub) -> Void, operation: () throws -> R
+) rethrows -> R {
+  var values = DependencyStub.current
+  update(&values)
+  return try DependencyStub.$current.withValue(values, operation: operation)
+}
+
 enum DocStubs {
   struct User: Sendable {}
   struct API: Sendable {
@@ -1041,6 +1066,24 @@ struct TestStoreDocSamples {
     try await store.receive(Search.Action.searchResponse, where: { (try? $0.get()) == [] })
     try await store.send(.search("swift"))
     try await store.receive(Search.Action.searchResponse) { $0.results = ["swift"] }
+    try await store.finish()
+  }
+
+  // Sample: MigratingFromTCA, a TestStore's context with swift-dependencies
+  @Test("the context sample: an override reaches the reducer through withDependencies")
+  func contextWithDependencies() async throws {
+    enum Todos {
+      struct State: Equatable { var ids: [Int] = [] }
+      enum Action: Sendable { case add }
+      static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+        state.ids.append(DependencyStub.current.uuid.next())
+        return .none
+      }
+    }
+    let store = TestStore(initialState: Todos.State(), Todos.reduce) { reduce in
+      withDependencies { $0.uuid = .incrementing } operation: { reduce() }
+    }
+    try await store.send(.add) { $0.ids = [0] }
     try await store.finish()
   }
 

@@ -380,3 +380,68 @@ struct VisibilityTests {
         """)
   }
 }
+
+/// A task-local value, as swift-dependencies keeps its overrides.
+enum Ambient {
+  @TaskLocal static var name = "default"
+}
+
+@MainActor
+@Suite("A store's context: task-local values reach the reducer and every effect")
+struct StoreContextTests {
+  enum Action: Equatable, Sendable { case start, seen(String), seenLater(String) }
+
+  static func reduce(_ seen: inout [String], _ action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      seen.append("reducer: \(Ambient.name)")
+      return .run { send in
+        await send(.seen(Ambient.name))
+        await Task.yield()
+        await send(.seenLater(Ambient.name))
+      }
+    case .seen(let name), .seenLater(let name):
+      seen.append("effect: \(name), its reducer: \(Ambient.name)")
+      return .none
+    }
+  }
+
+  @Test("a Store's context binds a task-local for its reducer and its effects, sent from outside")
+  func store() async {
+    let store = Store(initialState: [String](), Self.reduce) { reduce in
+      Ambient.$name.withValue("test") { reduce() }
+    }
+    await store.send(.start).finish()
+    #expect(
+      store.state == [
+        "reducer: test", "effect: test, its reducer: test", "effect: test, its reducer: test",
+      ])
+  }
+
+  @Test("a TestStore made with a context keeps it for sends made outside it")
+  func testStore() async throws {
+    let store = TestStore(initialState: [String](), Self.reduce) { reduce in
+      Ambient.$name.withValue("test") { reduce() }
+    }
+    store.timeout = patience
+    try await store.send(.start) { $0 = ["reducer: test"] }
+    try await store.receive(.seen("test")) { $0.append("effect: test, its reducer: test") }
+    try await store.receive(.seenLater("test")) { $0.append("effect: test, its reducer: test") }
+    try await store.finish()
+  }
+
+  @Test("a context that does not call reduce, or calls it twice, is reported")
+  func misuse() async {
+    let skipping = Store(initialState: [String](), Self.reduce) { _ in }
+    let (_, skipped) = await capturingReports { skipping.send(.seen("x")) }
+    #expect(skipping.state.isEmpty)
+    #expect(skipped.first?.contains("called reduce 0 times") == true)
+    let twice = Store(initialState: [String](), Self.reduce) { reduce in
+      reduce()
+      reduce()
+    }
+    let (_, doubled) = await capturingReports { twice.send(.seen("x")) }
+    #expect(twice.state == ["effect: x, its reducer: default"])
+    #expect(doubled.first?.contains("called reduce 2 times") == true)
+  }
+}
