@@ -924,7 +924,9 @@ extension Runtime {
         if children[place.scope]?.isEmpty == true { children[place.scope] = nil }
       }
     }
-    if running.isEmpty, running.capacity > keptCapacity { (running, byID, children) = ([], [:], [:]) }
+    if running.isEmpty, running.capacity > keptCapacity {
+      (running, byID, children) = ([], [:], [:])
+    }
   }
 
   /// Stops listing the children of the embedding `scope`, which a store cannot find in its state.

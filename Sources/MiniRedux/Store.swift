@@ -197,7 +197,7 @@ extension Store {
   /// ```
   public func scope<ChildState: Equatable, ChildAction>(
     state toChildState: @escaping (State) -> ChildState,
-    action toParentAction: @escaping @MainActor (ChildAction) -> Action
+    action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
     var lastSeen: ChildState?
     let child = scope(toChildState, toParentAction) { state in
@@ -219,7 +219,7 @@ extension Store {
   /// ```
   public func scope<ChildState, ChildAction>(
     state toChildState: @escaping (State) -> ChildState,
-    action toParentAction: @escaping @MainActor (ChildAction) -> Action
+    action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
     scope(toChildState, toParentAction) { _ in true }
   }
@@ -233,7 +233,7 @@ extension Store {
   /// ```
   public func scope<ChildState: Equatable, ChildAction>(
     state toChildState: @escaping (State) -> ChildState?,
-    action toParentAction: @escaping @MainActor (ChildAction) -> Action
+    action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
     guard var last = toChildState(read()) else { return nil }
     let child: Store<ChildState, ChildAction> = scope(
@@ -258,15 +258,18 @@ extension Store {
   _ parent: @escaping Reducer<State, Action>,
   state path: sending WritableKeyPath<State, ChildState>,
   action toChildAction: @escaping @MainActor (Action) -> ChildAction?,
-  embed: @escaping @Sendable (ChildAction) -> Action,
+  embed: @escaping (ChildAction) -> Action,
   child: @escaping Reducer<ChildState, ChildAction>
 ) -> Reducer<State, Action> {
-  { state, action in
+  // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
+  nonisolated(unsafe) let embed = embed
+  return { state, action in
     guard let inner = toChildAction(action) else { return parent(&state, action) }
     let effect = child(&state[keyPath: path], inner)
     return .merge(
       Registry.embed(
-        effect, embed, at: path, key: true, owns: false, child: { (state: State) in state[keyPath: path] },
+        effect, { embed($0) }, at: path, key: true, owns: false,
+        child: { (state: State) in state[keyPath: path] },
         keys: { _ in { _ in true } }),
       parent(&state, action))
   }
@@ -286,10 +289,12 @@ extension Store {
   _ parent: @escaping Reducer<State, Action>,
   state path: sending WritableKeyPath<State, ChildState?>,
   action toChildAction: @escaping @MainActor (Action) -> ChildAction?,
-  embed: @escaping @Sendable (ChildAction) -> Action,
+  embed: @escaping (ChildAction) -> Action,
   child: @escaping Reducer<ChildState, ChildAction>
 ) -> Reducer<State, Action> {
-  { state, action in
+  // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
+  nonisolated(unsafe) let embed = embed
+  return { state, action in
     guard let childAction = toChildAction(action) else { return parent(&state, action) }
     guard let key = Registry.key(of: state[keyPath: path]) else {
       return Registry.drop(action, "\(path) is nil")
@@ -297,7 +302,7 @@ extension Store {
     let effect = child(&state[keyPath: path]!, childAction)
     return .merge(
       Registry.embed(
-        effect, embed, at: path, key: key,
+        effect, { embed($0) }, at: path, key: key,
         child: { (state: State) in
           state[keyPath: path].flatMap { Registry.key(of: $0) == key ? $0 : nil }
         },
@@ -322,11 +327,13 @@ extension Store {
 @inlinable public func forEach<State, Action, Rows: MutableCollection, ChildAction>(
   _ parent: @escaping Reducer<State, Action>, state path: sending WritableKeyPath<State, Rows>,
   action toChildAction: @escaping @MainActor (Action) -> (Rows.Element.ID, ChildAction)?,
-  embed: @escaping @Sendable (Rows.Element.ID, ChildAction) -> Action,
+  embed: @escaping (Rows.Element.ID, ChildAction) -> Action,
   child: @escaping Reducer<Rows.Element, ChildAction>
 ) -> Reducer<State, Action>
 where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
-  { state, action in
+  // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
+  nonisolated(unsafe) let embed = embed
+  return { state, action in
     guard let (id, childAction) = toChildAction(action) else { return parent(&state, action) }
     guard let index = state[keyPath: path].firstIndex(where: { $0.id == id }) else {
       return Registry.drop(action, "\(path) has no element with id \(id)")
@@ -411,9 +418,11 @@ extension Store {
   /// observers last heard of; its first call tells it what they start from.
   private func scope<ChildState, ChildAction>(
     _ toChildState: @escaping (State) -> ChildState,
-    _ toParentAction: @escaping @MainActor (ChildAction) -> Action,
+    _ toParentAction: @escaping (ChildAction) -> Action,
     changed: @escaping @MainActor (State) -> Bool
   ) -> Store<ChildState, ChildAction> {
+    // NB: Sound: called only on the main actor, where the child store sends.
+    nonisolated(unsafe) let toParentAction = toParentAction
     let child = Store<ChildState, ChildAction>(
       read: { toChildState(self.read()) }, forward: { self.send(toParentAction($0)) })
     child.attach = { child in

@@ -1053,7 +1053,8 @@ struct TestStoreDocSamples {
       static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
         switch action {
         case .search(let query):
-          return .run { send in await send(.searchResponse(.success(query.isEmpty ? [] : [query]))) }
+          let results = query.isEmpty ? [] : [query]
+          return .run { send in await send(.searchResponse(.success(results))) }
         case .searchResponse(let result):
           state.results = (try? result.get()) ?? []
           return .none
@@ -1081,7 +1082,11 @@ struct TestStoreDocSamples {
       }
     }
     let store = TestStore(initialState: Todos.State(), Todos.reduce) { reduce in
-      withDependencies { $0.uuid = .incrementing } operation: { reduce() }
+      withDependencies {
+        $0.uuid = .incrementing
+      } operation: {
+        reduce()
+      }
     }
     try await store.send(.add) { $0.ids = [0] }
     try await store.finish()
