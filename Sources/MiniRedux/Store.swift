@@ -709,7 +709,13 @@ enum Dump {
   /// ```swift
   /// let store = TestStore(initialState: Counter.State(), Counter.reduce)
   /// ```
-  /// - Parameter context: Runs each reduction inside it, as ``Store/init(initialState:initialAction:_:context:)``'s does.
+  /// - Parameters:
+  ///   - initialState: The state the store starts with.
+  ///   - initialAction: An action to reduce at once, whose effects' actions must be received.
+  ///   - fileID: Where the test store is made, named if it is released with work left.
+  ///   - line: The line where the test store is made.
+  ///   - reducer: The feature's reducer.
+  ///   - context: Runs each reduction inside it, as a ``Store``'s `context` does.
   public init(
     initialState: State, initialAction: Action? = nil, fileID: StaticString = #fileID,
     line: UInt = #line, _ reducer: @escaping Reducer<State, Action>,
@@ -830,7 +836,12 @@ enum Dump {
   /// ```swift
   /// try await store.receive(Search.Action.searchResponse) { $0.results = ["swift"] }
   /// ```
-  /// - Parameter embed: The case, named as the function that makes it: `Action.searchResponse`.
+  /// - Parameters:
+  ///   - embed: The case, named as the function that makes it: `Action.searchResponse`.
+  ///   - timeout: How long to wait; by default, the test store's ``timeout``.
+  ///   - update: Turns the state before the action into the state after it.
+  ///   - fileID: Where the step is, for its failure.
+  ///   - line: The line of the step, for its failure.
   public func receive<Payload>(
     _ embed: (Payload) -> Action, timeout: Duration? = nil,
     assert update: ((inout State) throws -> Void)? = nil,
@@ -848,6 +859,10 @@ enum Dump {
   /// - Parameters:
   ///   - embed: The case, named as the function that makes it: `Action.searchResponse`.
   ///   - check: Whether the payload is the one expected.
+  ///   - timeout: How long to wait; by default, the test store's ``timeout``.
+  ///   - update: Turns the state before the action into the state after it.
+  ///   - fileID: Where the step is, for its failure.
+  ///   - line: The line of the step, for its failure.
   public func receive<Payload>(
     _ embed: (Payload) -> Action, where check: (Payload) -> Bool, timeout: Duration? = nil,
     assert update: ((inout State) throws -> Void)? = nil,
