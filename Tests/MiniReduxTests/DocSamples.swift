@@ -1081,14 +1081,17 @@ struct TestStoreDocSamples {
         return .none
       }
     }
+    typealias UUIDGenerator = DependencyStub.UUIDGenerator
+    let uuid = UUIDGenerator.incrementing
     let store = TestStore(initialState: Todos.State(), Todos.reduce) { reduce in
       withDependencies {
-        $0.uuid = .incrementing
+        $0.uuid = uuid
       } operation: {
         reduce()
       }
     }
     try await store.send(.add) { $0.ids = [0] }
+    try await store.send(.add) { $0.ids = [0, 1] }
     try await store.finish()
   }
 
