@@ -986,9 +986,14 @@ extension Registry {
     return owns ? embedded.cancellable(id) : embedded
   }
 
-  /// Who a present child is: the same while present, and, if `Identifiable`, while its `id` is.
+  /// Who a present child is: the same while present, and, if `Identifiable`, while its `id` is; if
+  /// an enum, while its case is.
   @usableFromInline static func key<Child>(of child: Child?) -> AnyHashable? {
-    child.map { ($0 as? any Identifiable).map { id(of: $0) } ?? AnyHashable(true) }
+    child.map { child in
+      if let child = child as? any Identifiable { return id(of: child) }
+      // NB: An enum of destinations is a child per case: another case is another child.
+      return Mirror(reflecting: child).displayStyle == .enum ? Dump.enumCase(child).label : true
+    }
   }
 
   private static func id(of child: some Identifiable) -> AnyHashable { child.id }

@@ -511,6 +511,50 @@ struct NavigationTests {
     #expect(none.isEmpty)
   }
 
+  @Test("an enum destination is a child per case: another case ends the previous one's effects")
+  func enumDestination() async throws {
+    // Given: a destination that is a ticker or an alert, embedded with one ifLet.
+    enum Destination: Equatable {
+      case ticker(Nav.Ticker)
+      case alert(String)
+    }
+    enum DestinationAction: Equatable, Sendable { case ticker(Nav.TickerAction), alert }
+    struct State: Equatable { var destination: Destination? }
+    enum Action: Equatable, Sendable {
+      case showTicker, showAlert
+      case destination(DestinationAction)
+    }
+    let gate = Gate()
+    defer { gate.open() }
+    let ticker = Nav.ticker(gate)
+    let destination: Reducer<Destination, DestinationAction> = { destination, action in
+      guard case .ticker(var state) = destination, case .ticker(let action) = action else {
+        return .none
+      }
+      defer { destination = .ticker(state) }
+      return ticker(&state, action).map(DestinationAction.ticker)
+    }
+    let store = TestStore(
+      initialState: State(),
+      ifLet(
+        { state, action in
+          if action == .showTicker { state.destination = .ticker(Nav.Ticker()) }
+          if action == .showAlert { state.destination = .alert("Saved") }
+          return .none
+        }, state: \.destination,
+        action: { if case .destination(let a) = $0 { a } else { nil } }, embed: Action.destination,
+        child: destination))
+    try await store.send(.showTicker) { $0.destination = .ticker(Nav.Ticker()) }
+    try await store.send(.destination(.ticker(.listen)))
+
+    // When: the same case is shown again, then another case.
+    try await store.send(.showTicker)
+    try await store.send(.showAlert) { $0.destination = .alert("Saved") }
+
+    // Then: the ticker's effect ended in that send, with no Identifiable anywhere.
+    try await store.finish()
+  }
+
   @Test("noticing gone children costs lookups only for children with effects in flight")
   func costIsPerChildInFlight() {
     // Given: 10,000 rows whose ids count their comparisons.
