@@ -481,10 +481,9 @@ nonisolated let keptCapacity = 16
       calls += 1
       if calls == 1 { reduceNow(action, in: lineage) }
     }
-    guard calls != 1 else { return }
-    registry.report(
-      "MiniRedux: the context of a Store<\(State.self), \(Action.self)> called reduce \(calls) "
-        + "times for \(action), which was reduced \(min(calls, 1)) times; call it exactly once.")
+    if calls != 1 {
+      registry.report("MiniRedux: a store's context called reduce \(calls) times; call it once.")
+    }
   }
 
   // NB: Inlined into both paths of `reduce`: a call costs a plain send 2% (S1).
@@ -600,9 +599,7 @@ extension Runtime {
         pending += parts.effects.reversed().map { ($0, step, ids) }
       case .concatenate(let parts):
         guard let lineage = admit(lineage, in: step) else { break }
-        let concatenation = Concatenation(
-          lineage: lineage, parent: step, ids: ids, steps: parts.effects.reversed(),
-          origin: origin)
+        let concatenation = Concatenation(lineage, step, ids, parts, origin: origin)
         registry.register(concatenation, task: nil)
         ready.append(concatenation)
         if let first = concatenation.nextStep() { pending.append((first, concatenation, ids)) }
@@ -845,11 +842,11 @@ extension Runtime {
   let origin: Action
 
   init(
-    lineage: Lineage, parent: RunningEffect?, ids: [EffectID], steps: [Effect<Action>],
+    _ lineage: Lineage, _ step: RunningEffect?, _ ids: [EffectID], _ parts: Effect<Action>.Parts,
     origin: Action
   ) {
-    (self.steps, self.origin) = (steps, origin)
-    super.init(lineage: lineage, parent: parent, ids: ids)
+    (steps, self.origin) = (parts.effects.reversed(), origin)
+    super.init(lineage: lineage, parent: step, ids: ids)
   }
 
   /// Pops the next step; a nested concatenation is spread, so that nesting costs no depth.
