@@ -345,7 +345,13 @@ where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
       isShared ? Registry.duplicate(id, in: path) : .none,
       Registry.embed(
         effect, { embed(id, $0) }, at: path, key: id,
-        child: { (state: State) in state[keyPath: path].first { $0.id == id } },
+        child: { (state: State) in
+          // NB: Where it was first: a row's own children are found with no search while no row
+          // moves, so rows that each have children in flight cost n, not n·n.
+          let rows = state[keyPath: path]
+          let isThere = index >= rows.startIndex && index < rows.endIndex && rows[index].id == id
+          return isThere ? rows[index] : rows.first { $0.id == id }
+        },
         keys: { state in
           let rows = state[keyPath: path]
           var (searches, ids) = (0, Set<AnyHashable>())

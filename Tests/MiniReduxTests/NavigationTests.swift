@@ -615,6 +615,48 @@ struct NavigationTests {
   }
 }
 
+@MainActor
+@Suite("Child features: the cost of children nested in rows")
+struct NestedChildCostTests {
+  @Test("with every row's own child in flight, a send costs rows, not rows times rows")
+  func nestedChildrenInEveryRow() {
+    // Given: 300 rows, each presenting a sheet whose effect waits.
+    struct Row: Identifiable, Equatable {
+      let id: CountedID
+      var sheet: Bool?
+    }
+    enum RowAction: Sendable { case show, sheet(Bool) }
+    enum Action: Sendable { case bump, row(CountedID, RowAction) }
+    let gate = Gate()
+    defer { gate.open() }
+    let row: Reducer<Row, RowAction> = ifLet(
+      { row, action in
+        if case .show = action { row.sheet = true }
+        return .none
+      }, state: \.sheet, action: { if case .sheet(let a) = $0 { a } else { nil } },
+      embed: RowAction.sheet, child: { _, _ in .run { _ in await gate.wait() } })
+    let store = Store(
+      initialState: (0..<300).map { Row(id: CountedID(value: $0)) },
+      forEach(
+        { _, _ in .none }, state: \.self,
+        action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } }, embed: Action.row,
+        child: row))
+    for index in 0..<300 {
+      store.send(.row(CountedID(value: index), .show))
+      store.send(.row(CountedID(value: index), .sheet(true)))
+    }
+    #expect(store.snapshot.effects == 300)
+
+    // When: a send that touches no row.
+    CountedID.comparisons = 0
+    store.send(.bump)
+
+    // Then: finding each sheet's row costs a comparison or so, not a search of 300 rows.
+    #expect(CountedID.comparisons < 6_000)
+    #expect(store.snapshot.effects == 300)
+  }
+}
+
 /// An id that counts how often it is compared.
 struct CountedID: Hashable, Sendable {
   nonisolated(unsafe) static var comparisons = 0
