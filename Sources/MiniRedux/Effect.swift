@@ -350,17 +350,17 @@ struct EffectID: Hashable, Sendable {
   /// The id of an embedded child's effects, named by its place.
   init(_ place: Place) {
     // NB: Sound: the array of two `AnyHashable`s is made here, then only hashed and compared.
-    nonisolated(unsafe) let value = [place.scope, place.key]
+    nonisolated(unsafe) let value = [place.embedding, place.key]
     box = TypedIDBox(value, place: place)
   }
 
   /// Where the child whose effects run under this id is, if it is an embedded child's id.
   var place: Place? { box.place }
 
-  /// Where an embedded child is: its embedding (`scope`), its `key` there, and `keys`, a
+  /// Where an embedded child is: its `embedding`, its `key` there, and `keys`, a
   /// `(State) -> (AnyHashable) -> Bool` that tells, from a state of the store that embeds it,
   /// which keys of that embedding are present.
-  typealias Place = (scope: AnyHashable, key: AnyHashable, keys: Any)
+  typealias Place = (embedding: AnyHashable, key: AnyHashable, keys: Any)
 
   static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.box === rhs.box || lhs.box.isEqual(to: rhs.box)
@@ -455,7 +455,7 @@ nonisolated let keptCapacity = 16
     context: (@MainActor (_ reduce: () -> Void) -> Void)?
   ) {
     (self.state, self.reducer, self.context) = (state, reducer, context)
-    registry.stepEnded = { [weak self] in self?.stepEnded($0) }
+    registry.onStepEnd = { [weak self] in self?.stepEnded($0) }
   }
 
   /// Reduces `action` and what follows from it synchronously, its effects counting in `lineage`
@@ -499,12 +499,12 @@ nonisolated let keptCapacity = 16
   /// them: their parent, a reducer around their embedding, a grandparent.
   private func cancelGoneChildren() {
     var gone: [EffectID] = []
-    for (scope, ids) in registry.children {
+    for (embedding, ids) in registry.children {
       guard let keys = ids.first!.value.place!.keys as? (State) -> (AnyHashable) -> Bool else {
-        registry.forget(scope)
+        registry.forget(embedding)
         registry.report(
           "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded at "
-            + "\(scope) inside a reducer that was embedded by hand, with Effect.map, so it cannot "
+            + "\(embedding) inside a reducer that was embedded by hand, with Effect.map, so it cannot "
             + "tell when that child is removed, and its effects will not end with it. Embed the "
             + "reducer with scope, ifLet or forEach.")
         continue
@@ -876,7 +876,7 @@ extension Runtime {
   // (its hashing calls unknown code), which would cost 7% of a plain send.
   private(set) var hasChildren = false
   /// Moves on a concatenation whose step has ended; set by the store's runtime.
-  var stepEnded: @MainActor (RunningEffect) -> Void = { _ in }
+  var onStepEnd: @MainActor (RunningEffect) -> Void = { _ in }
   /// Where a test store runs effects' operations: a `TestExecutor`.
   var executor: AnyObject?
   /// Where misuse found while reducing is reported; a `TestStore` records it.
@@ -892,7 +892,7 @@ extension Runtime {
       // NB: Only `first` read, not a copy of `others`, which the write would then copy whole.
       guard let first = byID[id]?.first else {
         byID[id] = (effect, [:])
-        if let place = id.place { children[place.scope, default: [:]][place.key] = id }
+        if let place = id.place { children[place.embedding, default: [:]][place.key] = id }
         continue
       }
       // NB: An id twice around one effect registers it once.
@@ -917,8 +917,8 @@ extension Runtime {
       if members.first !== effect {
         byID[id] = members
       } else if let place = id.place {  // The id's last effect: the id is gone.
-        children[place.scope]?[place.key] = nil
-        if children[place.scope]?.isEmpty == true { children[place.scope] = nil }
+        children[place.embedding]?[place.key] = nil
+        if children[place.embedding]?.isEmpty == true { children[place.embedding] = nil }
       }
     }
     if running.isEmpty, running.capacity > keptCapacity {
@@ -926,13 +926,13 @@ extension Runtime {
     }
   }
 
-  /// Stops listing the children of the embedding `scope`, which a store cannot find in its state.
-  func forget(_ scope: AnyHashable) { children[scope] = nil }
+  /// Stops listing the children of `embedding`, which a store cannot find in its state.
+  func forget(_ embedding: AnyHashable) { children[embedding] = nil }
 
   /// Takes an effect that ended out of its lineage, the registry and its concatenation's step.
   func end(_ effect: RunningEffect) {
     if effect.end() { unregister(effect, cancellingTask: false) }
-    if let parent = effect.parent, parent.stepCount == 0 { stepEnded(parent) }
+    if let parent = effect.parent, parent.stepCount == 0 { onStepEnd(parent) }
   }
 
   /// Cancels every effect running under `id` but the concatenations that `step` is part of.
@@ -968,7 +968,7 @@ extension Registry {
     child: @escaping (State) -> ChildState?,
     keys: @escaping (State) -> (AnyHashable) -> Bool
   ) -> Effect<Action> {
-    let id = EffectID((scope: path, key: key, keys: keys))
+    let id = EffectID((embedding: path, key: key, keys: keys))
     let embedded = effect.map(embed) { inner in
       // NB: A child of `scope` has its parent's effects; the places inside are renamed all the
       // same, as two scoped children of one type have children of their own.
@@ -978,7 +978,8 @@ extension Registry {
       let outerKeys: (State) -> (AnyHashable) -> Bool = { state in
         child(state).map(keys) ?? { _ in false }
       }
-      return EffectID((scope: [AnyHashable(id), place.scope], key: place.key, keys: outerKeys))
+      return EffectID(
+        (embedding: [AnyHashable(id), place.embedding], key: place.key, keys: outerKeys))
     }
     return owns ? embedded.cancellable(id) : embedded
   }

@@ -727,7 +727,7 @@ enum Dump {
     line: UInt = #line, _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
-    let log = TestStoreLog<State, Action>(origin: "\(fileID):\(line)")
+    let log = TestStoreLog<State, Action>(createdAt: "\(fileID):\(line)")
     self.log = log
     let recording: Reducer<State, Action> = { state, action in
       let before = state
@@ -749,7 +749,7 @@ enum Dump {
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
       store.registry?.executor = TestExecutor()
     }
-    if let initialAction { _ = start(initialAction, origin: "the initialAction") }
+    if let initialAction { _ = start(initialAction, sentAt: "the initialAction") }
   }
 
   deinit {
@@ -784,7 +784,7 @@ enum Dump {
     }
     let before = store.state
     log.sentState = nil
-    let task = start(action, origin: "sent at \(fileID):\(line)")
+    let task = start(action, sentAt: "sent at \(fileID):\(line)")
     drainEffects()
     guard let after = log.sentState else {
       throw TestStoreFailure(
@@ -920,13 +920,13 @@ enum Dump {
   }
 
   /// Sends `action` to the store as a `send` of the test, and keeps its task while it runs.
-  private func start(_ action: Action, origin: String) -> StoreTask {
+  private func start(_ action: Action, sentAt: String) -> StoreTask {
     log.sent.removeAll { $0.task.count == 0 }
     log.awaitsSentAction = true
     let task = store.send(action)
     log.awaitsSentAction = false
     guard task.count > 0 else { return task }
-    log.sent.append((action, origin, task))
+    log.sent.append((action, sentAt, task))
     // NB: Wakes a wait when these effects end; it never cancels them.
     Task { [weak log] in
       await task.finish()
@@ -1040,7 +1040,7 @@ nonisolated private let mainQueueKey = {
 
 /// What a ``TestStore`` has seen and not yet checked.
 @MainActor final class TestStoreLog<State, Action> {
-  let origin: String
+  let createdAt: String
   var exhaustivity = Exhaustivity.on
   /// Whether the next action reduced is the one the test sends, not one an effect sent.
   var awaitsSentAction = false
@@ -1049,9 +1049,9 @@ nonisolated private let mainQueueKey = {
   var dropped: [String] = []
   var received: [(action: Action, before: State, after: State)] = []
   /// The test's sends whose effects are, or were, in flight, and where each was sent.
-  var sent: [(action: Action, origin: String, task: StoreTask)] = []
+  var sent: [(action: Action, sentAt: String, task: StoreTask)] = []
   private var waiters: [CheckedContinuation<Void, Never>] = []
-  init(origin: String) { self.origin = origin }
+  init(createdAt: String) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
 
   /// Resumes every wait; each checks again whether what it waits for happened.
@@ -1084,7 +1084,7 @@ nonisolated private let mainQueueKey = {
   func unaccounted(after timeout: Duration? = nil) -> String {
     let effects = sent.filter { $0.task.count > 0 }.map { sent in
       "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of "
-        + "\(Dump.line(sent.action)) (\(sent.origin)) still running"
+        + "\(Dump.line(sent.action)) (\(sent.sentAt)) still running"
         + (timeout.map { " after \($0)" } ?? "")
     }
     let actions =
@@ -1104,7 +1104,7 @@ nonisolated private let mainQueueKey = {
     let unaccounted = unaccounted()
     guard !unaccounted.isEmpty else { return }
     miniReduxReport(
-      "MiniRedux: the TestStore created at \(origin) was released with this not accounted for; "
+      "MiniRedux: the TestStore created at \(createdAt) was released with this not accounted for; "
         + "end the test with `try await store.finish()`. The test process will exit with status "
         + "1.\n\(unaccounted)", fails: true)
   }
