@@ -691,9 +691,8 @@ extension Runtime {
   private(set) var count = 0
   /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
   private(set) var isCancelled = false
-  private var finishedOne = false
-  /// The effects in flight, listed through `RunningEffect.next`.
-  private var first: RunningEffect?
+  /// Its effects that are running, neither cancelled nor ended, and whether one ended running.
+  var (running, finishedOne) = (0, false)
   private(set) weak var registry: Registry?
   /// The tasks waiting in ``wait()``, each resumed once: by `leave`, or by its cancellation.
   private var waiters: [(id: Int, continuation: UnsafeContinuation<Void, Never>)] = []
@@ -701,26 +700,7 @@ extension Runtime {
   init(_ registry: Registry) { self.registry = registry }
 
   /// Whether ``cancel()`` was called, or every effect was cancelled before one finished.
-  var isCancelledOrEveryEffectCancelled: Bool {
-    var effect = first
-    while let current = effect, current.phase != .running { effect = current.next }
-    return isCancelled || !finishedOne && effect == nil
-  }
-
-  func add(_ effect: RunningEffect) {
-    effect.next = first
-    first?.previous = effect
-    first = effect
-    enter()
-  }
-
-  func remove(_ effect: RunningEffect, finished: Bool) {
-    finishedOne = finishedOne || finished
-    if let previous = effect.previous { previous.next = effect.next } else { first = effect.next }
-    effect.next?.previous = effect.previous
-    (effect.next, effect.previous) = (nil, nil)
-    leave()
-  }
+  var isCancelledOrEveryEffectCancelled: Bool { isCancelled || !finishedOne && running == 0 }
 
   func enter() { count += 1 }
 
@@ -732,13 +712,10 @@ extension Runtime {
     waiters = []
   }
 
+  /// Cancels its effects in flight, found in the registry, which lists those that are running.
   func cancel() {
     isCancelled = true
-    var effect = first
-    while let current = effect {
-      effect = current.next
-      if current.cancel() { registry?.unregister(current, cancellingTask: true) }
-    }
+    registry?.cancel(self)
   }
 
   /// Returns once nothing is left; if the waiting task is cancelled, at once, cancelling the rest.
@@ -781,15 +758,13 @@ extension Runtime {
   private(set) var phase = Phase.running
   /// For a concatenation, the effects of its current step in flight.
   var stepCount = 0
-  /// Its index in its registry, and its neighbours in its lineage's list.
+  /// Its index in its registry's list of effects in flight; -1 when not in it.
   var slot = -1
-  var next: RunningEffect?
-  // NB: Unowned, as the lineage's list keeps it alive through `next`.
-  unowned var previous: RunningEffect?
 
   init(lineage: Lineage, parent: RunningEffect?, ids: [EffectID]) {
     (self.lineage, self.parent, self.ids) = (lineage, parent, ids)
-    lineage.add(self)
+    lineage.running += 1
+    lineage.enter()
     parent?.stepCount += 1
   }
 
@@ -808,6 +783,7 @@ extension Runtime {
   func cancel() -> Bool {
     guard phase == .running else { return false }
     phase = .cancelled
+    lineage.running -= 1
     return true
   }
 
@@ -817,7 +793,8 @@ extension Runtime {
     guard !hasEnded else { preconditionFailure("MiniRedux: an effect ended twice") }
     let wasRunning = phase == .running
     phase = .ended(wasCancelled: !wasRunning)
-    lineage.remove(self, finished: wasRunning)
+    if wasRunning { (lineage.running, lineage.finishedOne) = (lineage.running - 1, true) }
+    lineage.leave()
     parent?.stepCount -= 1
     return wasRunning
   }
@@ -933,6 +910,14 @@ extension Runtime {
   func end(_ effect: RunningEffect) {
     if effect.end() { unregister(effect, cancellingTask: false) }
     if let parent = effect.parent, parent.stepCount == 0 { onStepEnd(parent) }
+  }
+
+  /// Cancels every effect in flight in `lineage`.
+  // NB: A search of all, not a list per lineage, which each effect would join and leave.
+  func cancel(_ lineage: Lineage) {
+    for (effect, _) in running where effect.lineage === lineage && effect.cancel() {
+      unregister(effect, cancellingTask: true)
+    }
   }
 
   /// Cancels every effect running under `id` but the concatenations that `step` is part of.
