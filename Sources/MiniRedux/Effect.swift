@@ -1024,6 +1024,74 @@ nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
       _exit(1)
     }
   }()
+
+  /// Records `message` as a failure of the running test, at `location`, with Swift Testing or XCTest,
+  /// found at run time, so that an app that copies the library links neither; returns `false` if
+  /// no test runs here.
+  // NB: Each function is found by its mangled name, which encodes its signature: one that changed
+  // is not found, and this returns `false`. Swift Testing is built with library evolution, so its
+  // values cross calls by address, as generic ones do: its types, opened as generic parameters,
+  // size and pass them, and no copy of their layouts is needed.
+  nonisolated func recordTestIssue(_ message: String, at location: StepLocation) -> Bool {
+    if let test = _typeByName("7Testing4TestV"), let issue = _typeByName("7Testing5IssueV"),
+      let sourceLocation = _typeByName("7Testing14SourceLocationV"),
+      let comment = _typeByName("7Testing7CommentV") as? any RawRepresentable.Type,
+      recordIssue(test, issue, sourceLocation, comment, message, location)
+    {
+      return true
+    }
+    #if canImport(Darwin)
+      let runsXCTest = [
+        "XCTestBundlePath", "XCTestConfigurationFilePath", "XCTestSessionIdentifier",
+      ]
+      .contains { getenv($0) != nil }
+    #else
+      // NB: XCTest here does not tell whether a test runs; `swift test` runs Swift Testing's tests
+      // in a process of their own, whose arguments say so.
+      let runsXCTest = !CommandLine.arguments.contains("swift-testing")
+    #endif
+    guard runsXCTest, let fail = symbol("$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF")
+    else { return false }
+    // NB: Sound: the signature of `XCTFail(_:file:line:)` is in its name, in stdlib types only.
+    unsafeBitCast(fail, to: (@convention(thin) (String, StaticString, UInt) -> Void).self)(
+      message, location.filePath, location.line)
+    return true
+  }
+
+  /// Calls `Issue.record(_:sourceLocation:)` in the running Swift Testing test, if there is one,
+  /// with `Test`, `Issue`, `SourceLocation` and `Comment` opened as generic parameters.
+  nonisolated private func recordIssue<Test, Issue, SourceLocation, Comment: RawRepresentable>(
+    _: Test.Type, _: Issue.Type, _: SourceLocation.Type, _: Comment.Type, _ message: String,
+    _ location: StepLocation
+  ) -> Bool {
+    // NB: The thunk exists only in a Testing built with library evolution, as toolchains ship it:
+    // one built from source would pass these values in registers.
+    guard symbol("$s7Testing10SuiteTraitP11isRecursiveSbvgTj") != nil,
+      let current = symbol("$s7Testing4TestV7currentACSgvgZ"),
+      let makeLocation = symbol(
+        "$s7Testing14SourceLocationV6fileID0D4Path4line6columnACSS_SSS2itcfC"),
+      let record = symbol(
+        "$s7Testing5IssueV6record_14sourceLocationAcA7CommentVSg_AA06SourceE0VtFZ"),
+      let rawValue = message as? Comment.RawValue, let comment = Comment(rawValue: rawValue),
+      // NB: Sound, as the signatures are in the names and the values cross by address (above).
+      unsafeBitCast(current, to: (@convention(thin) () -> Test?).self)() != nil
+    else { return false }
+    // NB: `SourceLocation.init` stops the program on a `fileID` with no slash, or a line below 1.
+    let fileID = "\(location.fileID)".contains("/") ? "\(location.fileID)" : "_/\(location.fileID)"
+    let sourceLocation = unsafeBitCast(
+      makeLocation,
+      to: (@convention(thin) (__owned String, __owned String, Int, Int) -> SourceLocation).self
+    )(fileID, "\(location.filePath)", max(Int(location.line), 1), max(Int(location.column), 1))
+    _ = unsafeBitCast(record, to: (@convention(thin) (Comment?, SourceLocation) -> Issue).self)(
+      comment, sourceLocation)
+    return true
+  }
+
+  nonisolated private func symbol(_ name: String) -> UnsafeMutableRawPointer? {
+    dlsym(dlopen(nil, RTLD_NOW), name)
+  }
+#else
+  nonisolated func recordTestIssue(_ message: String, at location: StepLocation) -> Bool { false }
 #endif
 
 #if canImport(Combine)

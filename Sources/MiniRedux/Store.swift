@@ -682,8 +682,9 @@ enum Dump {
 /// A store for tests that makes you account for everything a feature does: each change of the
 /// state, each action its effects send back, each effect still running.
 ///
-/// Anything unaccounted for throws a ``TestStoreFailure`` naming the step's line, the same under
-/// Swift Testing, XCTest or in a script (<doc:TestingAFeature>).
+/// Anything unaccounted for fails the step: Swift Testing or XCTest, whichever runs the test,
+/// records it at the step's line; in a script, the step throws a ``TestStoreFailure``
+/// (<doc:TestingAFeature>).
 /// ```swift
 /// @Test @MainActor func incrementAndLoadFact() async throws {
 ///   let store = TestStore(initialState: Counter.State(), Counter.reduce)
@@ -718,16 +719,20 @@ enum Dump {
   /// - Parameters:
   ///   - initialState: The state the store starts with.
   ///   - initialAction: An action to reduce at once, whose effects' actions must be received.
-  ///   - fileID: Where the test store is made, named if it is released with work left.
+  ///   - fileID: Where the test store is made, where a failure is recorded if it is released
+  ///     with work left.
+  ///   - filePath: The path of that file.
   ///   - line: The line where the test store is made.
+  ///   - column: The column where the test store is made.
   ///   - reducer: The feature's reducer.
   ///   - context: Runs each reduction inside it, as a ``Store``'s `context` does.
   public init(
     initialState: State, initialAction: Action? = nil, fileID: StaticString = #fileID,
-    line: UInt = #line, _ reducer: @escaping Reducer<State, Action>,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
-    let log = TestStoreLog<State, Action>(createdAt: "\(fileID):\(line)")
+    let log = TestStoreLog<State, Action>(createdAt: (fileID, filePath, line, column))
     self.log = log
     let recording: Reducer<State, Action> = { state, action in
       let before = state
@@ -767,32 +772,34 @@ enum Dump {
   /// ```swift
   /// try await store.send(.incrementTapped) { $0.count = 1 }
   /// ```
-  /// - Throws: A ``TestStoreFailure`` if the state is not as expected, or, with
-  ///   ``Exhaustivity/on``, if actions received earlier were not asserted (then nothing is sent).
+  /// - Throws: Only where no test framework runs, as in a script: a ``TestStoreFailure`` if the
+  ///   state is not as expected, or, with ``Exhaustivity/on``, if actions received earlier were
+  ///   not asserted (then nothing is sent). In a test, the framework records it at this line.
   @discardableResult
   public func send(
     _ action: Action, assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) async throws -> StoreTask {
-    let step = "send(\(Dump.line(action)))"
+    let (step, at) = ("send(\(Dump.line(action)))", (fileID, filePath, line, column))
     let unasserted = log.received.map { "  " + Dump.line($0.action) }
     log.received.removeAll()
     if exhaustivity == .on, !unasserted.isEmpty {
       let list = unasserted.joined(separator: "\n")
-      throw TestStoreFailure(
-        "\(step): actions received earlier were not asserted with receive:\n\(list)", fileID, line)
+      try fail("\(step): actions received earlier were not asserted with receive:\n\(list)", at)
     }
     let before = store.state
     log.sentState = nil
     let task = start(action, sentAt: "sent at \(fileID):\(line)")
     drainEffects()
     guard let after = log.sentState else {
-      throw TestStoreFailure(
+      try fail(
         "\(step): MiniRedux did not reduce the action at once; send to a TestStore only from the "
-          + "test, never from inside its reducer or an observer", fileID, line)
+          + "test, never from inside its reducer or an observer", at)
+      return task
     }
-    try log.checkDropped(step, fileID, line)
-    try check(update, before: before, after: after, step, fileID, line)
+    try failIfDropped(step, at)
+    try check(update, before: before, after: after, step, at)
     return task
   }
 
@@ -809,15 +816,17 @@ enum Dump {
   public func receive(
     _ expected: Action, timeout: Duration? = nil,
     assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) async throws {
     let shown = Dump.line(expected)
+    let at = (fileID, filePath, line, column)
     guard let equatable = expected as? any Equatable else {
-      throw TestStoreFailure(
+      return try fail(
         "receive(\(shown)): \(Action.self) is not Equatable; declare it "
-          + "`enum Action: Equatable`, or receive with a closure", fileID, line)
+          + "`enum Action: Equatable`, or receive with a closure", at)
     }
-    try await receive(shown, timeout, update, fileID, line) { isEqual(equatable, $0) }
+    try await receive(shown, timeout, update, at) { isEqual(equatable, $0) }
   }
 
   /// Waits for the next action an effect sent, which `matches` must accept, and checks its change
@@ -831,9 +840,11 @@ enum Dump {
   public func receive(
     _ matches: (Action) -> Bool, timeout: Duration? = nil,
     assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) async throws {
-    try await receive("an action that matches", timeout, update, fileID, line, matches)
+    try await receive(
+      "an action that matches", timeout, update, (fileID, filePath, line, column), matches)
   }
 
   /// Waits for the next action an effect sent, which must be the case `embed` names, with a
@@ -846,15 +857,19 @@ enum Dump {
   ///   - embed: The case, named as the function that makes it: `Action.searchResponse`.
   ///   - timeout: How long to wait; by default, the test store's ``timeout``.
   ///   - update: Turns the state before the action into the state after it.
-  ///   - fileID: Where the step is, for its failure.
-  ///   - line: The line of the step, for its failure.
+  ///   - fileID: Where the step is, where its failure is recorded.
+  ///   - filePath: The path of that file.
+  ///   - line: The line of the step.
+  ///   - column: The column of the step.
   public func receive<Payload>(
     _ embed: (Payload) -> Action, timeout: Duration? = nil,
     assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) async throws {
     try await receive(
-      embed, where: { _ in true }, timeout: timeout, assert: update, fileID: fileID, line: line)
+      embed, where: { _ in true }, timeout: timeout, assert: update, fileID: fileID,
+      filePath: filePath, line: line, column: column)
   }
 
   /// Waits for the next action an effect sent, which must be the case `embed` names, with a
@@ -867,15 +882,18 @@ enum Dump {
   ///   - check: Whether the payload is the one expected.
   ///   - timeout: How long to wait; by default, the test store's ``timeout``.
   ///   - update: Turns the state before the action into the state after it.
-  ///   - fileID: Where the step is, for its failure.
-  ///   - line: The line of the step, for its failure.
+  ///   - fileID: Where the step is, where its failure is recorded.
+  ///   - filePath: The path of that file.
+  ///   - line: The line of the step.
+  ///   - column: The column of the step.
   public func receive<Payload>(
     _ embed: (Payload) -> Action, where check: (Payload) -> Bool, timeout: Duration? = nil,
     assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID, line: UInt = #line
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) async throws {
     let expected = "the case of \(Action.self) that carries a \(Payload.self)"
-    try await receive(expected, timeout, update, fileID, line) { action in
+    try await receive(expected, timeout, update, (fileID, filePath, line, column)) { action in
       let (label, payload) = Dump.enumCase(action)
       guard let payload = payload as? Payload else { return false }
       return Dump.enumCase(embed(payload)).label == label && check(payload)
@@ -897,18 +915,17 @@ enum Dump {
   /// try await store.finish()
   /// ```
   public func finish(
-    timeout: Duration? = nil, fileID: StaticString = #fileID, line: UInt = #line
+    timeout: Duration? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {
-    let timeout = timeout ?? self.timeout
+    let (timeout, at) = (timeout ?? self.timeout, (fileID, filePath, line, column))
     try await log.wait(timeout) { false }
-    try log.checkDropped("finish()", fileID, line)
+    try failIfDropped("finish()", at)
     let unaccounted = log.unaccounted(after: timeout)
     log.received.removeAll()
     for sent in log.sent { sent.task.cancel() }
     log.sent.removeAll()
-    guard unaccounted.isEmpty else {
-      throw TestStoreFailure("finish(): not accounted for:\n" + unaccounted, fileID, line)
-    }
+    if !unaccounted.isEmpty { try fail("finish(): not accounted for:\n" + unaccounted, at) }
   }
 
   /// Runs the effects' jobs enqueued so far, within `timeout`, with no suspension of the test:
@@ -937,7 +954,7 @@ enum Dump {
 
   private func receive(
     _ expected: String, _ timeout: Duration?, _ update: ((inout State) throws -> Void)?,
-    _ fileID: StaticString, _ line: UInt, _ matches: (Action) -> Bool
+    _ at: StepLocation, _ matches: (Action) -> Bool
   ) async throws {
     let timeout = timeout ?? self.timeout
     var skipped: [String] = []
@@ -949,38 +966,36 @@ enum Dump {
         if log.isRunning, let sleepers = drainEffects(), sleepers > 0 {
           why += ", while \(sleepers) sleep\(sleepers == 1 ? "s" : "") on a TestClock: advance it"
         }
-        throw TestStoreFailure(
-          "receive: expected \(expected), but received \(got) \(why)", fileID, line)
+        return try fail("receive: expected \(expected), but received \(got) \(why)", at)
       }
       let next = log.received.removeFirst()
       let received = Dump.line(next.action)
-      try log.checkDropped("receive(\(received))", fileID, line)
+      try failIfDropped("receive(\(received))", at)
       if matches(next.action) {
         drainEffects()
         return try check(
-          update, before: next.before, after: next.after, "receive(\(received))", fileID, line)
+          update, before: next.before, after: next.after, "receive(\(received))", at)
       }
       guard exhaustivity == .off else {
-        throw TestStoreFailure(
-          "receive: expected \(expected), but received \(received)", fileID, line)
+        return try fail("receive: expected \(expected), but received \(received)", at)
       }
       skipped.append(received)
     }
   }
 
-  /// Throws unless `update` describes the change from `before` to `after`.
+  /// Fails unless `update` describes the change from `before` to `after`.
   private func check(
     _ update: ((inout State) throws -> Void)?, before: State, after: State, _ step: String,
-    _ fileID: StaticString, _ line: UInt
+    _ at: StepLocation
   ) throws {
     guard exhaustivity == .on || update != nil else { return }
     var expected = exhaustivity == .on ? before : after
     try update?(&expected)
     guard expected != after else {
       guard exhaustivity == .on, update != nil, before == after else { return }
-      throw TestStoreFailure(
+      return try fail(
         "\(step): expected the state to change, but it did not; when an action changes "
-          + "nothing, pass no closure", fileID, line)
+          + "nothing, pass no closure", at)
     }
     let problem =
       exhaustivity == .off
@@ -988,7 +1003,22 @@ enum Dump {
       : update == nil
         ? "the state changed, but no closure asserted it" : "the state is not as expected"
     let diff = Dump.diff(Dump.lines(expected), Dump.lines(after))
-    throw TestStoreFailure("\(step): \(problem) (- expected, + actual):\n\(diff)", fileID, line)
+    try fail("\(step): \(problem) (- expected, + actual):\n\(diff)", at)
+  }
+
+  /// Fails if embeddings reported dropping actions since the last step.
+  private func failIfDropped(_ step: String, _ at: StepLocation) throws {
+    guard !log.dropped.isEmpty else { return }
+    defer { log.dropped = [] }
+    try fail("\(step): " + log.dropped.joined(separator: "\n"), at)
+  }
+
+  /// Records a failure of the step at `at` with the test framework that runs the test, and
+  /// returns; where none runs, as in a script, throws it.
+  private func fail(_ message: String, _ at: StepLocation) throws {
+    log.hasFailed = true
+    guard !testIssueRecorder.get()(message, at) else { return }
+    throw TestStoreFailure(message, at)
   }
 }
 
@@ -1004,7 +1034,8 @@ public enum Exhaustivity: Sendable {
   case on, off
 }
 
-/// Why a ``TestStore`` step failed: where, what was expected and what happened, with a diff.
+/// Why a ``TestStore`` step failed: where, what was expected and what happened, with a diff;
+/// thrown where no test framework runs, as in a script (in a test, the framework records it).
 /// ```swift
 /// do {
 ///   try await store.send(.incrementTapped) { $0.count = 2 }
@@ -1015,17 +1046,27 @@ public enum Exhaustivity: Sendable {
 public struct TestStoreFailure: Error, CustomStringConvertible {
   /// What went wrong.
   public let message: String
+  /// Where the step that failed is written.
+  let location: StepLocation
   /// The `#fileID` of the call that failed, such as `AppTests/CounterTests.swift`.
-  public let fileID: String
+  public var fileID: String { "\(location.fileID)" }
   /// The line of the call that failed.
-  public let line: UInt
+  public var line: UInt { location.line }
 
-  nonisolated init(_ message: String, _ fileID: StaticString, _ line: UInt) {
-    (self.message, self.fileID, self.line) = (message, "\(fileID)", line)
+  nonisolated init(_ message: String, _ location: StepLocation) {
+    (self.message, self.location) = (message, location)
   }
 
   public nonisolated var description: String { "\(fileID):\(line): \(message)" }
 }
+
+/// Where a test step is written: where the test framework records its failure.
+typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
+
+/// Records a test failure with the test framework that runs the current test, found at run time,
+/// so that apps need link none; returns `false` where none runs. Tests of MiniRedux replace it.
+nonisolated let testIssueRecorder = TaskLocal<@Sendable (String, StepLocation) -> Bool>(
+  wrappedValue: { recordTestIssue($0, at: $1) })
 
 /// Marks the main queue, so that code can tell it runs there, on the main actor.
 nonisolated func isMainQueue() -> Bool {
@@ -1040,7 +1081,9 @@ nonisolated private let mainQueueKey = {
 
 /// What a ``TestStore`` has seen and not yet checked.
 @MainActor final class TestStoreLog<State, Action> {
-  let createdAt: String
+  let createdAt: StepLocation
+  /// Whether a step failed: then a test store released with work left says nothing more.
+  var hasFailed = false
   var exhaustivity = Exhaustivity.on
   /// Whether the next action reduced is the one the test sends, not one an effect sent.
   var awaitsSentAction = false
@@ -1051,7 +1094,7 @@ nonisolated private let mainQueueKey = {
   /// The test's sends whose effects are, or were, in flight, and where each was sent.
   var sent: [(action: Action, sentAt: String, task: StoreTask)] = []
   private var waiters: [CheckedContinuation<Void, Never>] = []
-  init(createdAt: String) { self.createdAt = createdAt }
+  init(createdAt: StepLocation) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
 
   /// Resumes every wait; each checks again whether what it waits for happened.
@@ -1093,20 +1136,17 @@ nonisolated private let mainQueueKey = {
     return (effects + actions).joined(separator: "\n")
   }
 
-  func checkDropped(_ step: String, _ fileID: StaticString, _ line: UInt) throws {
-    guard !dropped.isEmpty else { return }
-    defer { dropped = [] }
-    throw TestStoreFailure("\(step): " + dropped.joined(separator: "\n"), fileID, line)
-  }
-
-  /// Reports what a released test store left, and makes the test process fail when it ends.
+  /// Fails the running test, at the line that made the test store, if the store was released
+  /// with work left, unless a step failed already; with no test framework, the process fails.
   func reportIfUnaccounted() {
     let unaccounted = unaccounted()
-    guard !unaccounted.isEmpty else { return }
+    guard !hasFailed, !unaccounted.isEmpty else { return }
+    let message =
+      "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released with "
+      + "this not accounted for; end the test with `try await store.finish()`."
+    guard !testIssueRecorder.get()(message + "\n" + unaccounted, createdAt) else { return }
     miniReduxReport(
-      "MiniRedux: the TestStore created at \(createdAt) was released with this not accounted for; "
-        + "end the test with `try await store.finish()`. The test process will exit with status "
-        + "1.\n\(unaccounted)", fails: true)
+      message + " The test process will exit with status 1.\n" + unaccounted, fails: true)
   }
 }
 

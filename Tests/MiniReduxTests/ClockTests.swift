@@ -33,7 +33,7 @@ enum Ticking {
 }
 
 @MainActor
-@Suite("TestClock: time a test controls, with no polling")
+@Suite("TestClock: time a test controls, with no polling", .throwingFailures)
 struct ClockTests {
   /// How many times the loop runs each test: `.ci/run` sets 1,000 in a step of its own.
   static let iterations =

@@ -948,7 +948,7 @@ struct TestStoreSampleAsWritten {
 }
 
 @MainActor
-@Suite("Doc samples: TestStore")
+@Suite("Doc samples: TestStore", .throwingFailures)
 struct TestStoreDocSamples {
   enum Counter {
     struct State: Equatable {

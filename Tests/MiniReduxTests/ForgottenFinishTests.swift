@@ -4,19 +4,20 @@ import XCTest
 
 @testable import MiniRedux
 
-/// The fixture a child process runs: `forgetful` tests leave work behind and never call
+/// The fixtures a child process runs: `forgetful` tests leave work behind and never call
 /// `finish()`, the `clean` one ends properly. Skipped unless `MINIREDUX_FIXTURE` names them.
 enum Fixture {
   static let name = ProcessInfo.processInfo.environment["MINIREDUX_FIXTURE"]
 
   /// 0 starts an effect that runs until cancelled, 1 sends 2 back; each adds itself to the count.
-  @MainActor static func store() -> TestStore<Int, Int> {
-    TestStore(initialState: 0) { count, action in
-      count += action
-      guard action == 0 else { return action == 1 ? .send(2) : .none }
-      return .run { _ in await untilCancelled() }
-    }
+  static let reduce: Reducer<Int, Int> = { count, action in
+    count += action
+    guard action == 0 else { return action == 1 ? .send(2) : .none }
+    return .run { _ in await untilCancelled() }
   }
+
+  /// The lines where the fixtures make their test stores, or fail a step.
+  static let lines = (effect: 28, action: 34, step: 41, xcTest: 58)
 }
 
 @MainActor
@@ -24,19 +25,25 @@ enum Fixture {
 struct ForgetfulFixtures {
   @Test(.enabled(if: Fixture.name == "forgetful"))
   func leavesAnEffectRunning() async throws {
-    let store = Fixture.store()
+    let store = TestStore(initialState: 0, Fixture.reduce)
     try await store.send(0)
   }
 
   @Test(.enabled(if: Fixture.name == "forgetful"))
   func leavesAnActionUnreceived() async throws {
-    let store = Fixture.store()
+    let store = TestStore(initialState: 0, Fixture.reduce)
     try await store.send(1) { $0 = 1 }
+  }
+
+  @Test(.enabled(if: Fixture.name == "forgetful"))
+  func failsThenForgets() async throws {
+    let store = TestStore(initialState: 0, Fixture.reduce)
+    try await store.send(0) { $0 = 5 }
   }
 
   @Test(.enabled(if: Fixture.name == "clean"))
   func finishes() async throws {
-    let store = Fixture.store()
+    let store = TestStore(initialState: 0, Fixture.reduce)
     try await store.send(1) { $0 = 1 }
     try await store.receive(2) { $0 = 3 }
     try await store.send(0).cancel()
@@ -48,7 +55,7 @@ final class ForgetfulXCTestFixture: XCTestCase {
   @MainActor
   func testLeavesAnEffectRunning() async throws {
     try XCTSkipUnless(Fixture.name == "forgetful")
-    let store = Fixture.store()
+    let store = TestStore(initialState: 0, Fixture.reduce)
     try await store.send(0)
   }
 }
@@ -62,48 +69,63 @@ struct ForgottenFinishTests {
     binary.hasSuffix(".xctest")
     && FileManager.default.isExecutableFile(atPath: binary)
 
-  /// Runs the fixture `name` with `arguments`; returns the exit status and standard error.
-  static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, errors: String) {
+  /// Runs the fixture `name` with `arguments`; returns the exit status and what it printed.
+  static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(
       ["MINIREDUX_FIXTURE": name]) { $1 }
-    let (errors, output) = (Pipe(), Pipe())
-    (process.standardError, process.standardOutput) = (errors, output)
+    let output = Pipe()
+    (process.standardError, process.standardOutput) = (output, output)
     try process.run()
     // NB: Read before waiting, so that a full pipe cannot block the child.
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    _ = output.fileHandleForReading.readDataToEndOfFile()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: errorData, as: UTF8.self))
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 
   static let swiftTesting = ["--testing-library", "swift-testing", "--filter", "ForgetfulFixtures"]
 
   @Test(
-    "Swift Testing: the run fails, naming where each store was created and what it left",
+    "Swift Testing: each forgetful test fails, at the line that made its store, with what it left",
     .enabled(if: runsDirectly))
   func swiftTestingFails() throws {
-    let (status, errors) = try Self.run("forgetful", Self.swiftTesting)
+    let (status, output) = try Self.run("forgetful", Self.swiftTesting)
+    let file = "ForgottenFinishTests.swift"
     #expect(status == 1)
-    #expect(errors.contains("created at MiniReduxTests/ForgottenFinishTests.swift:14"))
-    #expect(errors.contains("1 effect of 0 (sent at MiniReduxTests/ForgottenFinishTests.swift:"))
-    #expect(errors.contains("2 received but not asserted"))
-    #expect(errors.contains("The test process will exit with status 1."))
+    #expect(
+      output.contains(
+        "leavesAnEffectRunning() recorded an issue at \(file):\(Fixture.lines.effect):"))
+    #expect(output.contains("1 effect of 0 (sent at MiniReduxTests/\(file):"))
+    #expect(
+      output.contains(
+        "leavesAnActionUnreceived() recorded an issue at \(file):\(Fixture.lines.action):"))
+    #expect(output.contains("2 received but not asserted"))
+    // A test whose step failed gets that failure, and no advice to call finish().
+    #expect(
+      output.contains("failsThenForgets() recorded an issue at \(file):\(Fixture.lines.step):"))
+    #expect(output.contains("failsThenForgets() failed after") && output.contains("with 1 issue"))
+    #expect(!output.contains("The test process will exit"))
   }
 
-  @Test("XCTest: the run fails the same way", .enabled(if: runsDirectly))
+  @Test(
+    "XCTest: the forgetful test fails, at the line that made its store", .enabled(if: runsDirectly))
   func xcTestFails() throws {
-    let (status, errors) = try Self.run("forgetful", ["MiniReduxTests.ForgetfulXCTestFixture"])
+    let (status, output) = try Self.run("forgetful", ["MiniReduxTests.ForgetfulXCTestFixture"])
     #expect(status == 1)
-    #expect(errors.contains("created at MiniReduxTests/ForgottenFinishTests.swift:14"))
+    #expect(
+      output.contains(
+        "ForgottenFinishTests.swift:\(Fixture.lines.xcTest): error: "
+          + "ForgetfulXCTestFixture.testLeavesAnEffectRunning : failed - MiniRedux: the TestStore "
+          + "created at MiniReduxTests/ForgottenFinishTests.swift:\(Fixture.lines.xcTest)"))
+    #expect(output.contains("Executed 1 test, with 1 failure"))
   }
 
   @Test("a test that ends cleanly still passes", .enabled(if: runsDirectly))
   func cleanPasses() throws {
-    let (status, errors) = try Self.run("clean", Self.swiftTesting)
+    let (status, output) = try Self.run("clean", Self.swiftTesting)
     #expect(status == 0)
-    #expect(!errors.contains("MiniRedux"))
+    #expect(!output.contains("MiniRedux:"))
   }
 }

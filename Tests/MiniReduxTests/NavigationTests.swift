@@ -165,7 +165,7 @@ enum Nav {
 }
 
 @MainActor
-@Suite("Child features: ifLet, forEach and scope")
+@Suite("Child features: ifLet, forEach and scope", .throwingFailures)
 struct NavigationTests {
   @Test("a dismissed sheet's effect is cancelled in the send that dismisses it")
   func dismissCancels() async {

@@ -143,3 +143,20 @@ func untilCancelled() async {
   for await _ in never {}
   continuation.finish()
 }
+
+/// Runs each test of a suite with test store steps that throw their failures, as in a script,
+/// instead of recording them with Swift Testing: the tests of those failures catch them.
+struct ThrowingFailures: SuiteTrait, TestTrait, TestScoping {
+  var isRecursive: Bool { true }
+
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await testIssueRecorder.withValue({ _, _ in false }) { try await function() }
+  }
+}
+
+extension Trait where Self == ThrowingFailures {
+  /// Test store steps throw their failures: see ``ThrowingFailures``.
+  static var throwingFailures: Self { Self() }
+}

@@ -62,7 +62,7 @@ func expectLocation(
 }
 
 @MainActor
-@Suite("TestStore: send asserts the state change (rule 1)")
+@Suite("TestStore: send asserts the state change (rule 1)", .throwingFailures)
 struct TestStoreSendTests {
   @Test("the closure turns the state before the action into the state after it")
   func passes() async throws {
@@ -217,7 +217,7 @@ struct TestStoreSendTests {
 }
 
 @MainActor
-@Suite("TestStore: received actions must be asserted in order (rule 2)")
+@Suite("TestStore: received actions must be asserted in order (rule 2)", .throwingFailures)
 struct TestStoreReceivedTests {
   @Test("actions from .send effects are received in order, each asserted")
   func sendEffects() async throws {
@@ -267,7 +267,7 @@ struct TestStoreReceivedTests {
 }
 
 @MainActor
-@Suite("TestStore: receive waits for the next action (rule 3)")
+@Suite("TestStore: receive waits for the next action (rule 3)", .throwingFailures)
 struct TestStoreReceiveTests {
   @Test("receive waits until an effect sends the action")
   func waits() async throws {
@@ -380,7 +380,7 @@ struct TestStoreReceiveTests {
 }
 
 @MainActor
-@Suite("TestStore: finish accounts for every effect (rule 4)")
+@Suite("TestStore: finish accounts for every effect (rule 4)", .throwingFailures)
 struct TestStoreFinishTests {
   @Test("finish waits for every effect started through the store")
   func waits() async throws {
@@ -523,7 +523,7 @@ struct TestStoreFinishTests {
 }
 
 @MainActor
-@Suite("TestStore: exhaustivity off (rule 5)")
+@Suite("TestStore: exhaustivity off (rule 5)", .throwingFailures)
 struct TestStoreNonExhaustiveTests {
   @Test("assertions must hold against the actual state; changes not mentioned are allowed")
   func partialAssertions() async throws {
@@ -592,7 +592,7 @@ struct TestStoreNonExhaustiveTests {
 }
 
 @MainActor
-@Suite("TestStore: time, composition and isolation (rules 6-8)")
+@Suite("TestStore: time, composition and isolation (rules 6-8)", .throwingFailures)
 struct TestStoreFeatureTests {
   // Rule 6 (time is the test's: a debounce on a manual clock) is tested by
   // DocSamples.searchWithManualClock, which runs TestingAFeature.md's sample of it.
@@ -695,7 +695,7 @@ enum ResultSearch {
 }
 
 @MainActor
-@Suite("TestStore: receive by case, for actions that are not Equatable")
+@Suite("TestStore: receive by case, for actions that are not Equatable", .throwingFailures)
 struct TestStoreReceiveCaseTests {
   @Test("receive names the case; where checks the payload")
   func receiveByCase() async throws {
@@ -725,5 +725,58 @@ struct TestStoreReceiveCaseTests {
       try await store.receive(ResultSearch.Action.searchResponse, where: { _ in false })
     } throws: { error in "\(error)".contains("but received .searchResponse") }
     try await store.finish()
+  }
+}
+
+@MainActor
+@Suite("TestStore: Swift Testing records a failure at the failing step")
+struct TestStoreRecordingTests {
+  /// Whether `issue` is the test store's failure at `line` of this file, saying `message`.
+  nonisolated static func isFailure(_ issue: Issue, at line: Int, saying message: String) -> Bool {
+    issue.sourceLocation?.fileID == "MiniReduxTests/TestStoreTests.swift"
+      && issue.sourceLocation?.line == line
+      && issue.comments.contains { $0.rawValue.contains(message) }
+  }
+
+  @Test("a wrong state is recorded at the send, which returns instead of throwing")
+  func wrongStateIsRecordedAtTheSend() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    let line = #line + 2
+    try await withKnownIssue {
+      try await store.send(.increment) { $0.count = 2 }
+    } matching: { issue in
+      Self.isFailure(issue, at: line, saying: "send(.increment): the state is not as expected")
+    }
+    // The test goes on from the state the store is in.
+    try await store.send(.increment) { $0.count = 2 }
+    try await store.finish()
+  }
+
+  @Test("a receive that gets nothing is recorded at the receive")
+  func receiveOfNothingIsRecordedAtTheReceive() async throws {
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(Gate()))
+    let line = #line + 2
+    try await withKnownIssue {
+      try await store.receive(.increment)
+    } matching: { issue in
+      Self.isFailure(issue, at: line, saying: "received nothing and no effect is running")
+    }
+  }
+
+  @Test("a store released with work left fails the test at the line that made it")
+  func releasedStoreIsRecordedWhereItWasMade() async throws {
+    let gate = Gate()
+    defer { gate.open() }
+    let line = #line + 3
+    try await withKnownIssue {
+      do {
+        let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+        try await store.send(.wait)
+      }
+    } matching: { issue in
+      Self.isFailure(issue, at: line, saying: "was released with this not accounted for")
+        && !issue.comments.contains { $0.rawValue.contains("exit with status 1") }
+    }
   }
 }
