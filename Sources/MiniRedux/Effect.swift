@@ -1033,8 +1033,10 @@ nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
   // values cross calls by address, as generic ones do: its types, opened as generic parameters,
   // size and pass them, and no copy of their layouts is needed.
   nonisolated func recordTestIssue(_ message: String, at location: StepLocation) -> Bool {
-    if let test = _typeByName("7Testing4TestV"), let issue = _typeByName("7Testing5IssueV"),
-      let sourceLocation = _typeByName("7Testing14SourceLocationV"),
+    // NB: Cast to protocols they conform to: Swift 5 mode opens no `Any.Type`.
+    if let test = _typeByName("7Testing4TestV") as? any Hashable.Type,
+      let issue = _typeByName("7Testing5IssueV") as? any CustomStringConvertible.Type,
+      let sourceLocation = _typeByName("7Testing14SourceLocationV") as? any Hashable.Type,
       let comment = _typeByName("7Testing7CommentV") as? any RawRepresentable.Type,
       recordIssue(test, issue, sourceLocation, comment, message, location)
     {
@@ -1060,7 +1062,10 @@ nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
 
   /// Calls `Issue.record(_:sourceLocation:)` in the running Swift Testing test, if there is one,
   /// with `Test`, `Issue`, `SourceLocation` and `Comment` opened as generic parameters.
-  nonisolated private func recordIssue<Test, Issue, SourceLocation, Comment: RawRepresentable>(
+  nonisolated private func recordIssue<
+    Test: Hashable, Issue: CustomStringConvertible, SourceLocation: Hashable,
+    Comment: RawRepresentable
+  >(
     _: Test.Type, _: Issue.Type, _: SourceLocation.Type, _: Comment.Type, _ message: String,
     _ location: StepLocation
   ) -> Bool {
