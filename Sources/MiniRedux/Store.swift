@@ -280,6 +280,8 @@ extension Store {
 ///
 /// The child's effects, under ids of its own, end in the `send` that sets it to `nil` or to another
 /// `id`; an action for a child that is not present is dropped (<doc:NavigationAndChildFeatures>).
+/// An optional enum of destinations is a child per case: its effects end when another case is
+/// set, and an action whose case is named after another case than the one shown is dropped.
 /// ```swift
 /// static let reduce = ifLet(
 ///   core, state: \.timer, action: { if case .timer(let a) = $0 { a } else { nil } },
@@ -298,6 +300,9 @@ extension Store {
     guard let childAction = toChildAction(action) else { return parent(&state, action) }
     guard let key = Registry.key(of: state[keyPath: path]) else {
       return Registry.drop(action, "\(path) is nil")
+    }
+    if let shown = Registry.otherCase(of: state[keyPath: path]!, key, than: childAction) {
+      return Registry.drop(action, "\(path) shows .\(shown), not that case")
     }
     let effect = child(&state[keyPath: path]!, childAction)
     return .merge(

@@ -553,6 +553,15 @@ struct NavigationTests {
 
     // Then: the ticker's effect ended in that send, with no Identifiable anywhere.
     try await store.finish()
+
+    // And: an action for the ticker, no longer shown, is dropped and reported.
+    let failure = await #expect(throws: TestStoreFailure.self) {
+      try await store.send(.destination(.ticker(.listen)))
+    }
+    #expect(failure?.message.contains("dropped .destination(.ticker(.listen))") == true)
+    #expect(failure?.message.contains("destination shows .alert, not that case") == true)
+    try await store.send(.destination(.alert))
+    try await store.finish()
   }
 
   @Test("noticing gone children costs lookups only for children with effects in flight")
