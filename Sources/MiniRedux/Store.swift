@@ -1162,6 +1162,35 @@ private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool {
 
 // MARK: - Time in tests
 
+/// A clock whose sleeps return at once, its `now` moved on to their deadline: for a test, or a
+/// preview, that should not wait for a debounce or a timer. Named so as not to clash with
+/// swift-clocks' `ImmediateClock` in a file that imports both.
+/// ```swift
+/// let clock = ImmediateTestClock()
+/// let store = TestStore(initialState: Search.State(), Search.reducer(clock: clock) { [$0] })
+/// try await store.send(.queryChanged("swift")) { $0.query = "swift" }
+/// try await store.receive(.resultsLoaded(["swift"])) { $0.results = ["swift"] }
+/// ```
+public final class ImmediateTestClock: Clock, @unchecked Sendable {
+  public typealias Instant = ContinuousClock.Instant
+  // NB: Unchecked, as `instant` is read and written on `queue` only.
+  private let queue = DispatchQueue(label: "MiniRedux.ImmediateTestClock")
+  private var instant = Instant.now
+
+  /// A clock that starts at the present instant of a `ContinuousClock`.
+  public init() {}
+
+  public var now: Instant { queue.sync { instant } }
+  public var minimumResolution: Duration { .zero }
+
+  /// Moves `now` on to `deadline`, if it is later, and returns, unless the task is cancelled.
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    queue.sync { instant = max(instant, deadline) }
+    await Task.yield()
+  }
+}
+
 /// A clock that moves only when a test advances it, and waits for a ``TestStore``'s effects, so
 /// a debounce or a timer test needs no real sleep and no polling (<doc:TestingAFeature>).
 /// ```swift

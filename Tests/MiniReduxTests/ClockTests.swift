@@ -73,6 +73,26 @@ struct ClockTests {
     }
   }
 
+  @Test("an ImmediateTestClock's sleeps return at once, moving now on; cancelled, they throw")
+  func immediate() async throws {
+    let clock = ImmediateTestClock()
+    let start = clock.now
+    try await clock.sleep(for: .seconds(5))
+    try await clock.sleep(until: start.advanced(by: .seconds(1)))
+    #expect(clock.now == start.advanced(by: .seconds(5)))
+    let cancelled = Task { try await clock.sleep(for: .seconds(1)) }
+    cancelled.cancel()
+    await #expect(throws: CancellationError.self) { try await cancelled.value }
+
+    // A debounce and a timer, tested with no advance at all.
+    let store = TestStore(
+      initialState: Search.State(), Search.reducer(clock: clock) { query in ["\(query)!"] })
+    store.timeout = patience
+    try await store.send(.queryChanged("b")) { $0.query = "b" }
+    try await store.receive(.resultsLoaded(["b!"])) { $0.results = ["b!"] }
+    try await store.finish()
+  }
+
   @Test("advance moves now deadline by deadline, never back; a sleep already due returns at once")
   func now() async throws {
     let clock = TestClock()

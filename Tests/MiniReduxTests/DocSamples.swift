@@ -1154,6 +1154,17 @@ struct TestStoreDocSamples {
     try await store.finish()
   }
 
+  // Sample: ImmediateTestClock
+  @Test("the ImmediateTestClock sample: a debounce that does not wait")
+  func immediateTestClockSample() async throws {
+    let clock = ImmediateTestClock()
+    let store = TestStore(initialState: Search.State(), Search.reducer(clock: clock) { [$0] })
+    store.timeout = patience
+    try await store.send(.queryChanged("swift")) { $0.query = "swift" }
+    try await store.receive(.resultsLoaded(["swift"])) { $0.results = ["swift"] }
+    try await store.finish()
+  }
+
   // Sample: Reducer and printChanges
   @Test("the Reducer and printChanges samples compile and run")
   func reducerAndPrintChanges() {
