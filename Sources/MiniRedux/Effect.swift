@@ -70,6 +70,24 @@ extension Effect {
   ///   return .send(.delegate(.saved))
   /// ```
   public static func send(_ action: Action) -> Self { Self(operation: .send(action)) }
+
+  /// An effect that removes the child feature whose reducer returns it, in the same `send`: the
+  /// state an ``ifLet(_:state:action:embed:child:)`` embeds becomes `nil`, the element of a
+  /// ``forEach(_:state:action:embed:child:)`` collection leaves it, and the child's effects end.
+  ///
+  /// Return it alone: what the child returns with it ends with the child, unstarted, and is
+  /// reported. To tell the parent first, send the delegate action, then the one that dismisses.
+  /// ```swift
+  /// case .closeTapped:
+  ///   return .dismiss
+  /// case .saveTapped:
+  ///   return .run { [draft = state.draft] send in
+  ///     try await save(draft)
+  ///     await send(.delegate(.saved))
+  ///     await send(.closeTapped)
+  ///   }
+  /// ```
+  nonisolated public static var dismiss: Self { Self(operation: .dismiss) }
 }
 
 // MARK: - Composing effects
@@ -151,6 +169,7 @@ extension Effect {
     case .send(let action): return .send(transform(action))
     case .cancel(let id): return Effect<T>(operation: .cancel(rename(id)))
     case .report(let message): return Effect<T>(operation: .report(message))
+    case .dismiss: return Effect<T>(operation: .dismiss)
     case .cancellable(let id, let cancelInFlight, _):
       return parts[0].cancellable(rename(id), cancelInFlight: cancelInFlight)
     case .merge: return Effect<T>(operation: .merge(.init(parts)))
@@ -273,6 +292,8 @@ extension Effect {
     case cancel(EffectID)
     /// Misuse an embedding found while reducing, for the store's reporter.
     indirect case report(String)
+    /// Removes the child whose reducer returned it; its embedding acts on it.
+    case dismiss
     case cancellable(EffectID, cancelInFlight: Bool, Parts)
     case merge(Parts)
     case concatenate(Parts)
@@ -319,6 +340,17 @@ extension Effect {
   }
 
   var isNone: Bool { if case .none = operation { true } else { false } }
+
+  /// Whether it is, or contains, `.dismiss`.
+  @usableFromInline var dismisses: Bool {
+    var pending = parts?.effects ?? []
+    if case .dismiss = operation { return true }
+    while let effect = pending.popLast() {
+      if case .dismiss = effect.operation { return true }
+      pending += effect.parts?.effects ?? []
+    }
+    return false
+  }
 
   // NB: `isolation: nil` runs this and the operation on the global executor in every compile mode.
   static func perform(
@@ -622,6 +654,11 @@ extension Runtime {
       registry.cancel(id, around: nil)
     case .report(let message):
       registry.report(message)
+    case .dismiss:
+      registry.report(
+        "MiniRedux: the reducer of a Store<\(State.self), \(Action.self)> returned .dismiss for "
+          + "\(Dump.line(origin)), which only a child embedded with ifLet or forEach may return; it "
+          + "did nothing. To remove a child, return it from the child's reducer.")
     case .run(let priority, let body, let handler):
       guard let lineage = admit(lineage, in: step) else { return }
       let running = RunningEffect(lineage: lineage, parent: step, ids: ids)
@@ -1001,6 +1038,42 @@ extension Registry {
       operation: .report(
         "MiniRedux: \(path) holds more than one element with id \(id); the action for it went "
           + "to the first. Give each element an id of its own, such as a UUID or a counter."))
+  }
+
+  /// Returns what a child that dismisses itself leaves, with `action`: nothing, or a report of
+  /// the effects it returned with `.dismiss`, which end with it, unstarted, or of a collection
+  /// that could not remove it.
+  @usableFromInline static func dismissed<ChildAction, Action>(
+    _ effect: Effect<ChildAction>, by action: Action, removed: Bool = true
+  ) -> Effect<Action> {
+    guard removed else {
+      return Effect(
+        operation: .report(
+          "MiniRedux: .dismiss for \(Dump.line(action)) did nothing, as its collection cannot "
+            + "remove elements; embed an Array, or another RangeReplaceableCollection."))
+    }
+    guard case .dismiss = effect.operation else {
+      return Effect(
+        operation: .report(
+          "MiniRedux: the child returned .dismiss with other effects for \(Dump.line(action)); "
+            + "they ended with it, unstarted. Return .dismiss alone, after sending what must come "
+            + "first."))
+    }
+    return .none
+  }
+
+  /// Removes the element at `index` of `rows`, if they can remove one: returns whether it did.
+  @usableFromInline static func remove<Rows: Collection>(_ index: Rows.Index, from rows: inout Rows)
+    -> Bool
+  {
+    func removing<Removable: RangeReplaceableCollection>(from rows: Removable) -> Any {
+      var rows = rows
+      rows.remove(at: index as! Removable.Index)
+      return rows
+    }
+    guard let removable = rows as? any RangeReplaceableCollection else { return false }
+    rows = removing(from: removable) as! Rows
+    return true
   }
 
   /// An effect that reports `action` dropped, as `reason`: the child it is for is gone.

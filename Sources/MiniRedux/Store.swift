@@ -281,7 +281,8 @@ extension Store {
 /// The child's effects, under ids of its own, end in the `send` that sets it to `nil` or to another
 /// `id`; an action for a child that is not present is dropped (<doc:NavigationAndChildFeatures>).
 /// An optional enum of destinations is a child per case: its effects end when another case is
-/// set, and an action whose case is named after another case than the one shown is dropped.
+/// set, and an action whose case is named after another case than the one shown is dropped. A
+/// child whose reducer returns ``Effect/dismiss`` is set to `nil` in that reduction.
 /// ```swift
 /// static let reduce = ifLet(
 ///   core, state: \.timer, action: { if case .timer(let a) = $0 { a } else { nil } },
@@ -305,6 +306,10 @@ extension Store {
       return Registry.drop(action, "\(path) shows .\(shown), not that case")
     }
     let effect = child(&state[keyPath: path]!, childAction)
+    if effect.dismisses {
+      state[keyPath: path] = nil
+      return .merge(Registry.dismissed(effect, by: action), parent(&state, action))
+    }
     return .merge(
       Registry.embed(
         effect, { embed($0) }, at: path, key: key,
@@ -323,7 +328,8 @@ extension Store {
 /// actions `action` extracts, then `parent` for every action: rows, or a navigation stack.
 ///
 /// An element's effects, under ids of its own, end with it, in the `send` that removes it; an
-/// action for an element that is not there is dropped (<doc:NavigationAndChildFeatures>).
+/// action for an element that is not there is dropped (<doc:NavigationAndChildFeatures>). An
+/// element whose reducer returns ``Effect/dismiss`` is removed in that reduction.
 /// ```swift
 /// static let reduce = forEach(
 ///   core, state: \.rows, action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
@@ -346,6 +352,11 @@ where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
     let after = state[keyPath: path].index(after: index)
     let isShared = state[keyPath: path][after...].contains { $0.id == id }
     let effect = child(&state[keyPath: path][index], childAction)
+    if effect.dismisses {
+      let removed = Registry.remove(index, from: &state[keyPath: path])
+      return .merge(
+        Registry.dismissed(effect, by: action, removed: removed), parent(&state, action))
+    }
     return .merge(
       isShared ? Registry.duplicate(id, in: path) : .none,
       Registry.embed(

@@ -1522,11 +1522,63 @@ enum NavigationArticle {
   #endif
 }
 
+// Sample: Effect.dismiss
+/// A form in a sheet that closes itself, or saves, tells its parent, then closes.
+enum Editor {
+  struct State: Equatable { var draft = "" }
+  enum Action: Equatable, Sendable {
+    case closeTapped, saveTapped
+    case delegate(Delegate)
+  }
+  enum Delegate: Equatable, Sendable { case saved }
+
+  static func reducer(save: @escaping @Sendable (String) async throws -> Void)
+    -> Reducer<State, Action>
+  {
+    { state, action in
+      switch action {
+      case .closeTapped:
+        return .dismiss
+      case .saveTapped:
+        return .run { [draft = state.draft] send in
+          try await save(draft)
+          await send(.delegate(.saved))
+          await send(.closeTapped)
+        }
+      case .delegate:
+        return .none
+      }
+    }
+  }
+}
+
 @MainActor
 @Suite("Doc samples: navigation and child features")
 struct NavigationArticleSamples {
   typealias App = NavigationArticle.App
   typealias Timer = NavigationArticle.Timer
+
+  @Test("the Effect.dismiss sample: a form saves, tells its parent, and closes itself")
+  func editorDismisses() async throws {
+    struct State: Equatable {
+      var editor: Editor.State? = Editor.State(draft: "Hi")
+      var saved: [String] = []
+    }
+    enum Action: Equatable, Sendable { case editor(Editor.Action) }
+    let store = TestStore(
+      initialState: State(),
+      ifLet(
+        { state, action in
+          if action == .editor(.delegate(.saved)) { state.saved.append("Hi") }
+          return .none
+        }, state: \.editor, action: { if case .editor(let a) = $0 { a } else { nil } },
+        embed: Action.editor, child: Editor.reducer(save: { _ in })))
+    store.timeout = patience
+    try await store.send(.editor(.saveTapped))
+    try await store.receive(.editor(.delegate(.saved))) { $0.saved = ["Hi"] }
+    try await store.receive(.editor(.closeTapped)) { $0.editor = nil }
+    try await store.finish()
+  }
 
   @Test("the sheet's timer ends with the sheet; a test of the dismissal needs no manual cancel")
   func dismissal() async throws {
