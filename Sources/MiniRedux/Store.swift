@@ -1069,9 +1069,7 @@ nonisolated let testIssueRecorder = TaskLocal<@Sendable (String, StepLocation) -
   wrappedValue: { recordTestIssue($0, at: $1) })
 
 /// Marks the main queue, so that code can tell it runs there, on the main actor.
-nonisolated func isMainQueue() -> Bool {
-  DispatchQueue.getSpecific(key: mainQueueKey) == true
-}
+nonisolated func isMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
 
 nonisolated private let mainQueueKey = {
   let key = DispatchSpecificKey<Bool>()
