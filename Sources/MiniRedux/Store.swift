@@ -1333,11 +1333,8 @@ final class TestExecutor: TaskExecutor {
       sleepers = self.sleepers
       drained.signal()
     }
-    let (seconds, attoseconds) = min(timeout, .seconds(1_000_000)).components
-    let result = drained.wait(
-      timeout: .now()
-        + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
-    return result == .success ? sleepers : nil
+    let seconds = min(timeout, .seconds(1_000_000)) / .seconds(1)
+    return drained.wait(timeout: .now() + seconds) == .success ? sleepers : nil
   }
 
   /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and
