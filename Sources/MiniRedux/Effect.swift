@@ -392,8 +392,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   }
 
   override func isEqual(to other: IDBox) -> Bool {
-    guard type(of: other) == Self.self else { return false }
-    return value == unsafeDowncast(other, to: Self.self).value
+    type(of: other) == Self.self && value == unsafeDowncast(other, to: Self.self).value
   }
 }
 
