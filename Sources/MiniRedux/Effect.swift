@@ -959,9 +959,7 @@ extension Registry {
       guard let place = inner.place else { return owns ? EffectID([id, inner]) : inner }
       // NB: Not one of the child's state's places: the store reports it once it runs.
       guard let keys = place.keys as? (ChildState) -> (AnyHashable) -> Bool else { return inner }
-      let outerKeys: (State) -> (AnyHashable) -> Bool = { state in
-        child(state).map(keys) ?? { _ in false }
-      }
+      let outerKeys: (State) -> (AnyHashable) -> Bool = { child($0).map(keys) ?? { _ in false } }
       return EffectID(
         (embedding: [AnyHashable(id), place.embedding], key: place.key, keys: outerKeys))
     }
