@@ -497,7 +497,6 @@ nonisolated let keptCapacity = 16
   /// Cancels the effects of the embedded children that the state no longer holds, whoever removed
   /// them: their parent, a reducer around their embedding, a grandparent.
   private func cancelGoneChildren() {
-    var gone: [EffectID] = []
     for (embedding, ids) in registry.children {
       guard let keys = ids.first!.value.place!.keys as? (State) -> (AnyHashable) -> Bool else {
         registry.forget(embedding)
@@ -509,9 +508,8 @@ nonisolated let keptCapacity = 16
         continue
       }
       let isPresent = keys(state)
-      gone += ids.filter { !isPresent($0.key) }.map(\.value)
+      for (key, id) in ids where !isPresent(key) { registry.cancel(id, around: nil) }
     }
-    for id in gone { registry.cancel(id, around: nil) }
   }
 
   private func enqueue(_ action: Action, _ lineage: Lineage?) {
