@@ -156,11 +156,10 @@ extension Effect {
     case .merge: return Effect<T>(operation: .merge(.init(parts)))
     case .concatenate: return Effect<T>(operation: .concatenate(.init(parts)))
     case .run(let priority, let body, let handler):
-      let mappedHandler = handler.map { handler -> Effect<T>.Handler in
+      let handler = handler.map { handler -> Effect<T>.Handler in
         { error, send in await handler(error, Send(send, transform)) }
       }
-      return Effect<T>(
-        operation: .run(priority, { try await body(Send($0, transform)) }, mappedHandler))
+      return Effect<T>(operation: .run(priority, { try await body(Send($0, transform)) }, handler))
     }
   }
 }
