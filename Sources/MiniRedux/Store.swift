@@ -1046,15 +1046,13 @@ public enum Exhaustivity: Sendable {
 public struct TestStoreFailure: Error, CustomStringConvertible {
   /// What went wrong.
   public let message: String
-  /// Where the step that failed is written.
-  let location: StepLocation
   /// The `#fileID` of the call that failed, such as `AppTests/CounterTests.swift`.
-  public var fileID: String { "\(location.fileID)" }
+  public let fileID: String
   /// The line of the call that failed.
-  public var line: UInt { location.line }
+  public let line: UInt
 
   nonisolated init(_ message: String, _ location: StepLocation) {
-    (self.message, self.location) = (message, location)
+    (self.message, fileID, line) = (message, "\(location.fileID)", location.line)
   }
 
   public nonisolated var description: String { "\(fileID):\(line): \(message)" }
