@@ -175,11 +175,10 @@ extension Effect {
     case .merge: return Effect<T>(operation: .merge(.init(parts)))
     case .concatenate: return Effect<T>(operation: .concatenate(.init(parts)))
     case .run(let priority, let body, let handler):
-      let mappedHandler = handler.map { handler -> Effect<T>.Handler in
+      let handler = handler.map { handler -> Effect<T>.Handler in
         { error, send in await handler(error, Send(send, transform)) }
       }
-      return Effect<T>(
-        operation: .run(priority, { try await body(Send($0, transform)) }, mappedHandler))
+      return Effect<T>(operation: .run(priority, { try await body(Send($0, transform)) }, handler))
     }
   }
 }
@@ -424,8 +423,7 @@ private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   }
 
   override func isEqual(to other: IDBox) -> Bool {
-    guard type(of: other) == Self.self else { return false }
-    return value == unsafeDowncast(other, to: Self.self).value
+    type(of: other) == Self.self && value == unsafeDowncast(other, to: Self.self).value
   }
 }
 
@@ -530,7 +528,6 @@ nonisolated let keptCapacity = 16
   /// Cancels the effects of the embedded children that the state no longer holds, whoever removed
   /// them: their parent, a reducer around their embedding, a grandparent.
   private func cancelGoneChildren() {
-    var gone: [EffectID] = []
     for (embedding, ids) in registry.children {
       guard let keys = ids.first!.value.place!.keys as? (State) -> (AnyHashable) -> Bool else {
         registry.forget(embedding)
@@ -542,9 +539,8 @@ nonisolated let keptCapacity = 16
         continue
       }
       let isPresent = keys(state)
-      gone += ids.filter { !isPresent($0.key) }.map(\.value)
+      for (key, id) in ids where !isPresent(key) { registry.cancel(id, around: nil) }
     }
-    for id in gone { registry.cancel(id, around: nil) }
   }
 
   private func enqueue(_ action: Action, _ lineage: Lineage?) {
@@ -997,9 +993,7 @@ extension Registry {
       guard let place = inner.place else { return owns ? EffectID([id, inner]) : inner }
       // NB: Not one of the child's state's places: the store reports it once it runs.
       guard let keys = place.keys as? (ChildState) -> (AnyHashable) -> Bool else { return inner }
-      let outerKeys: (State) -> (AnyHashable) -> Bool = { state in
-        child(state).map(keys) ?? { _ in false }
-      }
+      let outerKeys: (State) -> (AnyHashable) -> Bool = { child($0).map(keys) ?? { _ in false } }
       return EffectID(
         (embedding: [AnyHashable(id), place.embedding], key: place.key, keys: outerKeys))
     }

@@ -1062,15 +1062,13 @@ public enum Exhaustivity: Sendable {
 public struct TestStoreFailure: Error, CustomStringConvertible {
   /// What went wrong.
   public let message: String
-  /// Where the step that failed is written.
-  let location: StepLocation
   /// The `#fileID` of the call that failed, such as `AppTests/CounterTests.swift`.
-  public var fileID: String { "\(location.fileID)" }
+  public let fileID: String
   /// The line of the call that failed.
-  public var line: UInt { location.line }
+  public let line: UInt
 
   nonisolated init(_ message: String, _ location: StepLocation) {
-    (self.message, self.location) = (message, location)
+    (self.message, fileID, line) = (message, "\(location.fileID)", location.line)
   }
 
   public nonisolated var description: String { "\(fileID):\(line): \(message)" }
@@ -1085,9 +1083,7 @@ nonisolated let testIssueRecorder = TaskLocal<@Sendable (String, StepLocation) -
   wrappedValue: { recordTestIssue($0, at: $1) })
 
 /// Marks the main queue, so that code can tell it runs there, on the main actor.
-nonisolated func isMainQueue() -> Bool {
-  DispatchQueue.getSpecific(key: mainQueueKey) == true
-}
+nonisolated func isMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
 
 nonisolated private let mainQueueKey = {
   let key = DispatchSpecificKey<Bool>()
@@ -1380,11 +1376,8 @@ final class TestExecutor: TaskExecutor {
       sleepers = self.sleepers
       drained.signal()
     }
-    let (seconds, attoseconds) = min(timeout, .seconds(1_000_000)).components
-    let result = drained.wait(
-      timeout: .now()
-        + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
-    return result == .success ? sleepers : nil
+    let seconds = min(timeout, .seconds(1_000_000)) / .seconds(1)
+    return drained.wait(timeout: .now() + seconds) == .success ? sleepers : nil
   }
 
   /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and
