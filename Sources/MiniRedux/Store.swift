@@ -1225,11 +1225,29 @@ public final class TestClock: Clock, @unchecked Sendable {
 
   /// How long `advance(by:)` lets effects keep running before it moves time on without them.
   let patience: Duration
+  /// Where the clock is made: where the test fails if effects outlast its patience.
+  let createdAt: StepLocation
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
-  public convenience init() { self.init(patience: .seconds(60)) }
+  /// - Parameters:
+  ///   - fileID: Where the clock is made, where a failure is recorded if effects outlast it.
+  ///   - filePath: The path of that file.
+  ///   - line: The line where the clock is made.
+  ///   - column: The column where the clock is made.
+  public convenience init(
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    self.init(
+      patience: .seconds(60), fileID: fileID, filePath: filePath, line: line, column: column)
+  }
 
-  init(patience: Duration) { self.patience = patience }
+  init(
+    patience: Duration, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    (self.patience, createdAt) = (patience, (fileID, filePath, line, column))
+  }
 
   public var now: Instant { queue.sync { state.now } }
   public var minimumResolution: Duration { .zero }
@@ -1303,10 +1321,9 @@ public final class TestClock: Clock, @unchecked Sendable {
       settled = await settle(before: deadline) && settled
     }
     guard !settled else { return }
-    miniReduxReport(
+    fail(
       "MiniRedux: TestClock.advance(by:) waited a minute for effects that keep running, or block "
-        + "their thread, instead of sleeping, ending or waiting; it moved time on without them.",
-      fails: true)
+        + "their thread, instead of sleeping, ending or waiting; it moved time on without them.")
   }
 
   /// Moves time to each deadline something sleeps until, until nothing sleeps on the clock: what
@@ -1320,13 +1337,18 @@ public final class TestClock: Clock, @unchecked Sendable {
     let deadline = ContinuousClock.now + patience
     while let next = queue.sync(execute: { state.sleepers.values.map(\.deadline).min() }) {
       guard ContinuousClock.now < deadline else {
-        return miniReduxReport(
+        return fail(
           "MiniRedux: TestClock.run() moved time for a minute and something still sleeps on the "
-            + "clock, as a timer that never stops does; advance it by a duration instead.",
-          fails: true)
+            + "clock, as a timer that never stops does; advance it by a duration instead.")
       }
       await advance(to: next)
     }
+  }
+
+  /// Fails the running test at the line that made the clock; with no test framework, the process.
+  private func fail(_ message: String) {
+    guard !testIssueRecorder.get()(message, createdAt) else { return }
+    miniReduxReport(message, fails: true)
   }
 
   /// Settles the executors of the test stores whose effects slept on this clock.

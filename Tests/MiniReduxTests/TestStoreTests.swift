@@ -764,6 +764,23 @@ struct TestStoreRecordingTests {
     }
   }
 
+  @Test("a TestClock whose timer never stops fails the test at the line that made the clock")
+  func endlessTimerIsRecordedWhereTheClockWasMade() async throws {
+    let line = #line + 1
+    let clock = TestClock(patience: .milliseconds(100))
+    let store = TestStore(initialState: Ticking.State(), Ticking.reducer(clock: clock))
+    store.exhaustivity = .off
+    store.timeout = patience
+    try await store.send(.start)
+    await withKnownIssue {
+      await clock.run()
+    } matching: { issue in
+      Self.isFailure(issue, at: line, saying: "TestClock.run() moved time for a minute")
+    }
+    try await store.send(.stop)
+    try await store.finish()
+  }
+
   @Test("a store released with work left fails the test at the line that made it")
   func releasedStoreIsRecordedWhereItWasMade() async throws {
     let gate = Gate()
