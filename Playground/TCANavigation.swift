@@ -145,7 +145,8 @@ enum App {
       state.path.append(Screen(id: state.nextID, kind: .detail(Detail.State(item: item))))
       state.nextID += 1
     case .popTo(let id):
-      state.path = Array(state.path.prefix { $0.id != id }) + state.path.filter { $0.id == id }
+      guard let index = state.path.firstIndex(where: { $0.id == id }) else { break }
+      state.path.removeSubrange((index + 1)...)
     case .showEditor:
       state.destination = .editor(Editor.State(draft: "Hello"))
     case .showAlert(let message):
