@@ -790,7 +790,8 @@ enum Dump {
   /// ```
   /// - Throws: Only where no test framework runs, as in a script: a ``TestStoreFailure`` if the
   ///   state is not as expected, or, with ``Exhaustivity/on``, if actions received earlier were
-  ///   not asserted (then nothing is sent). In a test, the framework records it at this line.
+  ///   not asserted (then nothing is sent). In a test, the framework records the failure at this
+  ///   line, and the step goes on.
   @discardableResult
   public func send(
     _ action: Action, assert update: ((inout State) throws -> Void)? = nil,
