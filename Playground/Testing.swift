@@ -1,9 +1,9 @@
 // Testing: a TestStore asserts every state change and every action sent back, and shows a diff.
 //
 // Run it:     Playground/run Testing
-// In a test:  put the `try await store...` lines in a Swift Testing `@Test func ... async throws`
-//             or an XCTest method. A failure is a thrown `TestStoreFailure`, so the test fails
-//             with its message; nothing else needs to be linked.
+// In a test:  put the `try await store...` lines in a `@Test @MainActor func ... async throws`
+//             (or a `@MainActor` XCTest method), where a failing step is recorded at its line; in
+//             this script, with no test framework, it throws a `TestStoreFailure`.
 //
 // The first run passes. Then the script makes two mistakes a test could make, catches the
 // failures and prints them: a wrong count (a line diff of the state, `-` expected, `+` actual)

@@ -764,6 +764,14 @@ struct TestStoreRecordingTests {
     }
   }
 
+  @Test("outside the test's task, no framework records, so a step would throw")
+  func nothingRecordsOutsideTheTest() async {
+    let recorded = await Task.detached {
+      recordTestIssue("MiniRedux: nowhere", at: (#fileID, #filePath, #line, #column))
+    }.value
+    #expect(!recorded)
+  }
+
   @Test("a TestClock whose timer never stops fails the test at the line that made the clock")
   func endlessTimerIsRecordedWhereTheClockWasMade() async throws {
     let line = #line + 1
