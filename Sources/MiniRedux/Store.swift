@@ -141,6 +141,19 @@ public typealias Reducer<State, Action: Sendable> =
     if let initialAction { send(initialAction) }
   }
 
+  /// Creates a store of a feature whose reducer is a ``Reduce`` value, as
+  /// ``init(initialState:initialAction:_:context:)-(_,_,Reducer<State,Action>,_)`` does.
+  /// ```swift
+  /// let store = Store(initialState: Inbox.State(), Inbox.reducer)
+  /// ```
+  public convenience init(
+    initialState: State, initialAction: Action? = nil, _ reducer: Reduce<State, Action>,
+    context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
+  ) {
+    self.init(
+      initialState: initialState, initialAction: initialAction, reducer.reduce, context: context)
+  }
+
   private init(
     read: @escaping @MainActor () -> State, forward: @escaping @MainActor (Action) -> StoreTask
   ) {
@@ -247,13 +260,215 @@ extension Store {
 
 // MARK: - Child features
 
-/// A reducer that runs `child` on the part of the state at `state` for the actions `action`
-/// extracts, then `parent` for every action.
+/// A feature's reducer as a value, to which each child feature is added by one call, in the order
+/// a reader thinks of them: the feature's own logic, then its children (<doc:CompositionAndScoping>).
+///
+/// Each call names the child's state and the case of `Action` that wraps the child's actions; the
+/// child's reducer runs first, then the feature's own, for every action.
 /// ```swift
-/// static let reduce = scope(
-///   core, state: \.counter, action: { if case .counter(let a) = $0 { a } else { nil } },
-///   embed: Action.counter, child: Counter.reduce)
+/// static let reducer = Reduce(core)
+///   .scope(\.header, action: Action.header, child: Header.reduce)
+///   .ifLet(\.sheet, action: Action.sheet, child: Sheet.reduce)
+///   .forEach(\.rows, action: Action.row, child: Row.reduce)
 /// ```
+public struct Reduce<State, Action: Sendable>: Sendable {
+  /// The reducer, as a ``Store`` runs it.
+  public let reduce: Reducer<State, Action>
+
+  /// A reducer value that runs `reduce`.
+  /// ```swift
+  /// static let reducer = Reduce<State, Action> { state, action in
+  ///   state.count += 1
+  ///   return .none
+  /// }
+  /// ```
+  /// - Parameter reduce: The feature's own logic.
+  public init(_ reduce: @escaping Reducer<State, Action>) { self.reduce = reduce }
+}
+
+extension Reduce {
+  /// This reducer with a child feature that is always there, at `path`: the child's reducer runs
+  /// on that part of the state for each action of the case `embed` makes, then this reducer runs.
+  /// ```swift
+  /// static let reducer = Reduce(core)
+  ///   .scope(\.counter, action: Action.counter, child: Counter.reduce)
+  /// ```
+  /// - Parameters:
+  ///   - path: Where the child's state is.
+  ///   - embed: The case that wraps the child's actions, named as the function that makes it.
+  ///   - extract: The child's action in an action, if it is one; by default, the case's name is
+  ///     read at run time (<doc:CompositionAndScoping> says what it costs).
+  ///   - child: The child's reducer.
+  /// - Returns: A reducer that runs both.
+  @inlinable public func scope<ChildState, ChildAction>(
+    _ path: sending WritableKeyPath<State, ChildState>,
+    action embed: @escaping (ChildAction) -> Action,
+    extract: (@MainActor (Action) -> ChildAction?)? = nil,
+    child: @escaping Reducer<ChildState, ChildAction>
+  ) -> Self {
+    // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
+    nonisolated(unsafe) let embed = embed
+    let (parent, extract) = (reduce, extract ?? Registry.extract(embed))
+    return Self { state, action in
+      guard let inner = extract(action) else { return parent(&state, action) }
+      let effect = child(&state[keyPath: path], inner)
+      return .merge(
+        Registry.embed(
+          effect, { embed($0) }, at: path, key: true, owns: false,
+          child: { (state: State) in state[keyPath: path] },
+          keys: { _ in { _ in true } }),
+        parent(&state, action))
+    }
+  }
+
+  /// This reducer with a child feature that comes and goes, optional state at `path` (a sheet, an
+  /// alert, a detail): the child's reducer runs while it is present, then this reducer runs.
+  ///
+  /// The child's effects end in the `send` that sets it to `nil` or to another `id`; an action for
+  /// a child that is not present is dropped and reported (<doc:NavigationAndChildFeatures>). An
+  /// optional enum of destinations is a child per case: its effects end when another case is
+  /// set, and an action for another case than the one shown is dropped. A child whose reducer
+  /// returns ``Effect/dismiss`` is set to `nil` in that reduction.
+  /// ```swift
+  /// static let reducer = Reduce(core)
+  ///   .ifLet(\.timer, action: Action.timer, child: Timer.reduce)
+  /// ```
+  /// - Parameters:
+  ///   - path: Where the child's state is.
+  ///   - embed: The case that wraps the child's actions, named as the function that makes it.
+  ///   - extract: The child's action in an action, if it is one; by default, read at run time.
+  ///   - child: The child's reducer.
+  /// - Returns: A reducer that runs both.
+  @inlinable public func ifLet<ChildState, ChildAction>(
+    _ path: sending WritableKeyPath<State, ChildState?>,
+    action embed: @escaping (ChildAction) -> Action,
+    extract: (@MainActor (Action) -> ChildAction?)? = nil,
+    child: @escaping Reducer<ChildState, ChildAction>
+  ) -> Self {
+    // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
+    nonisolated(unsafe) let embed = embed
+    let (parent, extract) = (reduce, extract ?? Registry.extract(embed))
+    return Self { state, action in
+      guard let childAction = extract(action) else { return parent(&state, action) }
+      guard let key = Registry.key(of: state[keyPath: path]) else {
+        return Registry.drop(action, "\(path) is nil")
+      }
+      if let shown = Registry.otherCase(of: state[keyPath: path]!, key, than: childAction) {
+        return Registry.drop(action, "\(path) shows .\(shown), not that case")
+      }
+      let effect = child(&state[keyPath: path]!, childAction)
+      if effect.dismisses {
+        state[keyPath: path] = nil
+        return .merge(Registry.dismissed(effect, by: action), parent(&state, action))
+      }
+      return .merge(
+        Registry.embed(
+          effect, { embed($0) }, at: path, key: key,
+          child: { (state: State) in
+            state[keyPath: path].flatMap { Registry.key(of: $0) == key ? $0 : nil }
+          },
+          keys: { state in
+            let now = Registry.key(of: state[keyPath: path])
+            return { $0 == now }
+          }),
+        parent(&state, action))
+    }
+  }
+
+  /// This reducer with a child feature per element of a collection at `path` (rows, a navigation
+  /// stack): the reducer of the element whose `id` an action names runs, then this reducer runs.
+  ///
+  /// An element's effects end with it, in the `send` that removes it; an action for an element
+  /// that is not there is dropped and reported, and so is an `id` that two elements share
+  /// (<doc:NavigationAndChildFeatures>). An element whose reducer returns ``Effect/dismiss`` is
+  /// removed in that reduction.
+  /// ```swift
+  /// static let reducer = Reduce(core)
+  ///   .forEach(\.rows, action: Action.row, child: Row.reduce)
+  /// ```
+  /// - Parameters:
+  ///   - path: Where the collection is.
+  ///   - embed: The case that wraps an element's id and action, named as the function that makes
+  ///     it.
+  ///   - extract: The id and the child's action in an action, if it is one; by default, read at
+  ///     run time.
+  ///   - child: An element's reducer.
+  /// - Returns: A reducer that runs both.
+  @inlinable public func forEach<Rows: MutableCollection, ChildAction>(
+    _ path: sending WritableKeyPath<State, Rows>,
+    action embed: @escaping (Rows.Element.ID, ChildAction) -> Action,
+    extract: (@MainActor (Action) -> (Rows.Element.ID, ChildAction)?)? = nil,
+    child: @escaping Reducer<Rows.Element, ChildAction>
+  ) -> Self where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
+    // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
+    nonisolated(unsafe) let embed = embed
+    let (parent, extract) = (reduce, extract ?? Registry.extract { embed($0.0, $0.1) })
+    return Self { state, action in
+      guard let (id, childAction) = extract(action) else { return parent(&state, action) }
+      guard let index = state[keyPath: path].firstIndex(where: { $0.id == id }) else {
+        return Registry.drop(action, "\(path) has no element with id \(id)")
+      }
+      let after = state[keyPath: path].index(after: index)
+      let isShared = state[keyPath: path][after...].contains { $0.id == id }
+      let effect = child(&state[keyPath: path][index], childAction)
+      if effect.dismisses {
+        let removed = Registry.remove(index, from: &state[keyPath: path])
+        return .merge(
+          Registry.dismissed(effect, by: action, removed: removed), parent(&state, action))
+      }
+      return .merge(
+        isShared ? Registry.duplicate(id, in: path) : .none,
+        Registry.embed(
+          effect, { embed(id, $0) }, at: path, key: id,
+          child: { (state: State) in
+            // NB: Where it was first: a row's own children are found with no search while no row
+            // moves, so rows that each have children in flight cost n, not n·n.
+            let rows = state[keyPath: path]
+            let isThere = index >= rows.startIndex && index < rows.endIndex && rows[index].id == id
+            return isThere ? rows[index] : rows.first { $0.id == id }
+          },
+          keys: { state in
+            let rows = state[keyPath: path]
+            var (searches, ids) = (0, Set<AnyHashable>())
+            return { key in
+              // NB: Up to 8 keys, a search each; more, a set of the ids, made once: n + k, not n·k.
+              searches += 1
+              if searches == 9 { ids = Set(rows.lazy.map { AnyHashable($0.id) }) }
+              return searches > 8 ? ids.contains(key) : rows.contains { AnyHashable($0.id) == key }
+            }
+          }),
+        parent(&state, action))
+    }
+  }
+
+  /// ``scope(_:action:extract:child:)-(_,_,_,Reducer<ChildState,ChildAction>)``, with a child
+  /// whose reducer is a ``Reduce`` value.
+  @inlinable public func scope<ChildState, ChildAction>(
+    _ path: sending WritableKeyPath<State, ChildState>,
+    action embed: @escaping (ChildAction) -> Action,
+    extract: (@MainActor (Action) -> ChildAction?)? = nil, child: Reduce<ChildState, ChildAction>
+  ) -> Self { scope(path, action: embed, extract: extract, child: child.reduce) }
+
+  /// `ifLet`, with a child whose reducer is a ``Reduce`` value.
+  @inlinable public func ifLet<ChildState, ChildAction>(
+    _ path: sending WritableKeyPath<State, ChildState?>,
+    action embed: @escaping (ChildAction) -> Action,
+    extract: (@MainActor (Action) -> ChildAction?)? = nil, child: Reduce<ChildState, ChildAction>
+  ) -> Self { ifLet(path, action: embed, extract: extract, child: child.reduce) }
+
+  /// `forEach`, with elements whose reducer is a ``Reduce`` value.
+  @inlinable public func forEach<Rows: MutableCollection, ChildAction>(
+    _ path: sending WritableKeyPath<State, Rows>,
+    action embed: @escaping (Rows.Element.ID, ChildAction) -> Action,
+    extract: (@MainActor (Action) -> (Rows.Element.ID, ChildAction)?)? = nil,
+    child: Reduce<Rows.Element, ChildAction>
+  ) -> Self where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
+    forEach(path, action: embed, extract: extract, child: child.reduce)
+  }
+}
+
+/// `Reduce(parent).scope(state, action: embed, extract: action, child: child)`, as a function:
+/// the form that nests (``Reduce/scope(_:action:extract:child:)``).
 @inlinable public func scope<State, Action, ChildState, ChildAction>(
   _ parent: @escaping Reducer<State, Action>,
   state path: sending WritableKeyPath<State, ChildState>,
@@ -261,33 +476,11 @@ extension Store {
   embed: @escaping (ChildAction) -> Action,
   child: @escaping Reducer<ChildState, ChildAction>
 ) -> Reducer<State, Action> {
-  // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
-  nonisolated(unsafe) let embed = embed
-  return { state, action in
-    guard let inner = toChildAction(action) else { return parent(&state, action) }
-    let effect = child(&state[keyPath: path], inner)
-    return .merge(
-      Registry.embed(
-        effect, { embed($0) }, at: path, key: true, owns: false,
-        child: { (state: State) in state[keyPath: path] },
-        keys: { _ in { _ in true } }),
-      parent(&state, action))
-  }
+  Reduce(parent).scope(path, action: embed, extract: toChildAction, child: child).reduce
 }
 
-/// A reducer that runs `child` on optional state while it is present, for the actions `action`
-/// extracts, then `parent` for every action.
-///
-/// The child's effects, under ids of its own, end in the `send` that sets it to `nil` or to another
-/// `id`; an action for a child that is not present is dropped (<doc:NavigationAndChildFeatures>).
-/// An optional enum of destinations is a child per case: its effects end when another case is
-/// set, and an action whose case is named after another case than the one shown is dropped. A
-/// child whose reducer returns ``Effect/dismiss`` is set to `nil` in that reduction.
-/// ```swift
-/// static let reduce = ifLet(
-///   core, state: \.timer, action: { if case .timer(let a) = $0 { a } else { nil } },
-///   embed: Action.timer, child: Timer.reduce)
-/// ```
+/// `Reduce(parent).ifLet(state, action: embed, extract: action, child: child)`, as a function:
+/// the form that nests (``Reduce/ifLet(_:action:extract:child:)``).
 @inlinable public func ifLet<State, Action, ChildState, ChildAction>(
   _ parent: @escaping Reducer<State, Action>,
   state path: sending WritableKeyPath<State, ChildState?>,
@@ -295,46 +488,11 @@ extension Store {
   embed: @escaping (ChildAction) -> Action,
   child: @escaping Reducer<ChildState, ChildAction>
 ) -> Reducer<State, Action> {
-  // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
-  nonisolated(unsafe) let embed = embed
-  return { state, action in
-    guard let childAction = toChildAction(action) else { return parent(&state, action) }
-    guard let key = Registry.key(of: state[keyPath: path]) else {
-      return Registry.drop(action, "\(path) is nil")
-    }
-    if let shown = Registry.otherCase(of: state[keyPath: path]!, key, than: childAction) {
-      return Registry.drop(action, "\(path) shows .\(shown), not that case")
-    }
-    let effect = child(&state[keyPath: path]!, childAction)
-    if effect.dismisses {
-      state[keyPath: path] = nil
-      return .merge(Registry.dismissed(effect, by: action), parent(&state, action))
-    }
-    return .merge(
-      Registry.embed(
-        effect, { embed($0) }, at: path, key: key,
-        child: { (state: State) in
-          state[keyPath: path].flatMap { Registry.key(of: $0) == key ? $0 : nil }
-        },
-        keys: { state in
-          let now = Registry.key(of: state[keyPath: path])
-          return { $0 == now }
-        }),
-      parent(&state, action))
-  }
+  Reduce(parent).ifLet(path, action: embed, extract: toChildAction, child: child).reduce
 }
 
-/// A reducer that runs `child` on the element of a collection whose `id` an action names, for the
-/// actions `action` extracts, then `parent` for every action: rows, or a navigation stack.
-///
-/// An element's effects, under ids of its own, end with it, in the `send` that removes it; an
-/// action for an element that is not there is dropped (<doc:NavigationAndChildFeatures>). An
-/// element whose reducer returns ``Effect/dismiss`` is removed in that reduction.
-/// ```swift
-/// static let reduce = forEach(
-///   core, state: \.rows, action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
-///   embed: Action.row, child: Row.reduce)
-/// ```
+/// `Reduce(parent).forEach(state, action: embed, extract: action, child: child)`, as a function:
+/// the form that nests (``Reduce/forEach(_:action:extract:child:)``).
 @inlinable public func forEach<State, Action, Rows: MutableCollection, ChildAction>(
   _ parent: @escaping Reducer<State, Action>, state path: sending WritableKeyPath<State, Rows>,
   action toChildAction: @escaping @MainActor (Action) -> (Rows.Element.ID, ChildAction)?,
@@ -342,44 +500,7 @@ extension Store {
   child: @escaping Reducer<Rows.Element, ChildAction>
 ) -> Reducer<State, Action>
 where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
-  // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
-  nonisolated(unsafe) let embed = embed
-  return { state, action in
-    guard let (id, childAction) = toChildAction(action) else { return parent(&state, action) }
-    guard let index = state[keyPath: path].firstIndex(where: { $0.id == id }) else {
-      return Registry.drop(action, "\(path) has no element with id \(id)")
-    }
-    let after = state[keyPath: path].index(after: index)
-    let isShared = state[keyPath: path][after...].contains { $0.id == id }
-    let effect = child(&state[keyPath: path][index], childAction)
-    if effect.dismisses {
-      let removed = Registry.remove(index, from: &state[keyPath: path])
-      return .merge(
-        Registry.dismissed(effect, by: action, removed: removed), parent(&state, action))
-    }
-    return .merge(
-      isShared ? Registry.duplicate(id, in: path) : .none,
-      Registry.embed(
-        effect, { embed(id, $0) }, at: path, key: id,
-        child: { (state: State) in
-          // NB: Where it was first: a row's own children are found with no search while no row
-          // moves, so rows that each have children in flight cost n, not n·n.
-          let rows = state[keyPath: path]
-          let isThere = index >= rows.startIndex && index < rows.endIndex && rows[index].id == id
-          return isThere ? rows[index] : rows.first { $0.id == id }
-        },
-        keys: { state in
-          let rows = state[keyPath: path]
-          var (searches, ids) = (0, Set<AnyHashable>())
-          return { key in
-            // NB: Up to 8 keys, a search each; more, a set of the ids, made once: n + k, not n·k.
-            searches += 1
-            if searches == 9 { ids = Set(rows.lazy.map { AnyHashable($0.id) }) }
-            return searches > 8 ? ids.contains(key) : rows.contains { AnyHashable($0.id) == key }
-          }
-        }),
-      parent(&state, action))
-  }
+  Reduce(parent).forEach(path, action: embed, extract: toChildAction, child: child).reduce
 }
 
 extension Store: Observable {}
@@ -771,6 +892,22 @@ enum Dump {
       store.registry?.executor = TestExecutor()
     }
     if let initialAction { _ = start(initialAction, sentAt: "the initialAction") }
+  }
+
+  /// Creates a test store of a feature whose reducer is a ``Reduce`` value, as
+  /// ``init(initialState:initialAction:fileID:filePath:line:column:_:context:)-(_,_,_,_,_,_,Reducer<State,Action>,_)``
+  /// does.
+  /// ```swift
+  /// let store = TestStore(initialState: Inbox.State(), Inbox.reducer)
+  /// ```
+  public convenience init(
+    initialState: State, initialAction: Action? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    _ reducer: Reduce<State, Action>, context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
+  ) {
+    self.init(
+      initialState: initialState, initialAction: initialAction, fileID: fileID,
+      filePath: filePath, line: line, column: column, reducer.reduce, context: context)
   }
 
   deinit {

@@ -1657,3 +1657,100 @@ struct ErrorActionSamples {
     try await store.finish()
   }
 }
+
+// Sample: Reduce, its scope, ifLet and forEach, and Store and TestStore made from one
+/// The samples of `Reduce`: a feature's own logic, then one call per child.
+enum ReduceSamples {
+  typealias Header = ChildSamples.Counter
+  typealias Counter = ChildSamples.Counter
+  typealias Sheet = ChildSamples.Timer
+  typealias Timer = ChildSamples.Timer
+  typealias Row = ChildSamples.Row
+
+  enum Inbox {
+    struct State: Equatable {
+      var header = Header.State()
+      var sheet: Sheet.State? = Sheet.State()
+      var rows = [Row.State(id: 1)]
+    }
+    enum Action: Sendable {
+      case header(Header.Action), sheet(Sheet.Action), row(id: Int, Row.Action)
+    }
+    static func core(_ state: inout State, _ action: Action) -> Effect<Action> { .none }
+
+    static let reducer = Reduce(core)
+      .scope(\.header, action: Action.header, child: Header.reduce)
+      .ifLet(\.sheet, action: Action.sheet, child: Sheet.reduce)
+      .forEach(\.rows, action: Action.row, child: Row.reduce)
+  }
+
+  enum Tally {
+    struct State: Equatable { var count = 0 }
+    enum Action: Sendable { case tapped }
+    static let reducer = Reduce<State, Action> { state, action in
+      state.count += 1
+      return .none
+    }
+  }
+
+  /// A feature with a child of each kind, each added by the sample of its method.
+  enum Board {
+    struct State: Equatable {
+      var counter = Counter.State()
+      var timer: Timer.State? = Timer.State()
+      var rows = [Row.State(id: 1)]
+    }
+    enum Action: Sendable {
+      case counter(Counter.Action), timer(Timer.Action), row(id: Int, Row.Action)
+    }
+    static func core(_ state: inout State, _ action: Action) -> Effect<Action> { .none }
+  }
+  enum WithCounter {
+    typealias Action = Board.Action
+    static let core = Board.core
+    static let reducer = Reduce(core)
+      .scope(\.counter, action: Action.counter, child: Counter.reduce)
+  }
+  enum WithTimer {
+    typealias Action = Board.Action
+    static let core = Board.core
+    static let reducer = Reduce(core)
+      .ifLet(\.timer, action: Action.timer, child: Timer.reduce)
+  }
+  enum WithRows {
+    typealias Action = Board.Action
+    static let core = Board.core
+    static let reducer = Reduce(core)
+      .forEach(\.rows, action: Action.row, child: Row.reduce)
+  }
+}
+
+extension DocSamples {
+  @Test("the Reduce samples compile, and each child gets its own actions")
+  func reduceSamples() async throws {
+    typealias Inbox = ReduceSamples.Inbox
+    do {
+      let store = Store(initialState: Inbox.State(), Inbox.reducer)
+      store.send(.header(.increment))
+      store.send(.row(id: 1, .toggle))
+      #expect(store.header.count == 1 && store.rows[0].isDone)
+    }
+    do {
+      let store = TestStore(initialState: Inbox.State(), Inbox.reducer)
+      try await store.send(.sheet(.tick)) { $0.sheet?.seconds = 1 }
+    }
+    let tally = Store(initialState: ReduceSamples.Tally.State(), ReduceSamples.Tally.reducer)
+    tally.send(.tapped)
+    let board = Store(
+      initialState: ReduceSamples.Board.State(),
+      ReduceSamples.WithRows.reducer.reduce)
+    board.send(.row(id: 1, .toggle))
+    let counter = Store(
+      initialState: ReduceSamples.Board.State(), ReduceSamples.WithCounter.reducer)
+    counter.send(.counter(.increment))
+    let timer = Store(initialState: ReduceSamples.Board.State(), ReduceSamples.WithTimer.reducer)
+    timer.send(.timer(.tick))
+    #expect(tally.count == 1 && board.rows[0].isDone && counter.counter.count == 1)
+    #expect(timer.timer?.seconds == 1)
+  }
+}

@@ -105,6 +105,7 @@ struct Benchmarks {
     if selected("F12") { rows.append(await scenarios.f12PlainList()) }
     if selected("S12") { rows.append(await scenarios.s12ForEachList()) }
     if selected("S12B") { rows.append(await scenarios.s12ForEachShortList()) }
+    if selected("S12D") { rows.append(await scenarios.s12ForEachByCase()) }
     if selected("S13") { rows.append(await scenarios.s13FieldViews(scoped: false)) }
     if selected("S13B") { rows.append(await scenarios.s13FieldViews(scoped: true)) }
 

@@ -336,7 +336,8 @@ enum Catalog {
 // MARK: - Embedded rows
 
 /// S12, F12: a list of 10,000 `Identifiable` rows (S12b: 10) in the parent's state, with a counter
-/// beside it. S12's reducer embeds the rows with `forEach`; F12's is `core`, the parent alone.
+/// beside it. S12's reducer embeds the rows with `forEach`, S12d's with `Reduce.forEach`'s default form; F12's
+/// is `core`, the parent alone.
 enum Checklist {
   struct Row: Identifiable {
     let id: Int
@@ -369,6 +370,13 @@ enum Checklist {
       state.title += 1
     }
     return .none
+  }
+
+  /// S12d: `core` with the rows embedded by `Reduce.forEach`'s default form, which reads the
+  /// action's case at run time instead of calling an extract closure.
+  static func embeddedByCase() -> Reducer<State, Action> {
+    Reduce(opaqueReducer(core)).forEach(\.rows, action: Action.row, child: opaqueReducer(row))
+      .reduce
   }
 
   /// `core` with the rows embedded; both reducers are opaque, as F12's is.

@@ -766,6 +766,27 @@ extension Scenarios {
     return result
   }
 
+  /// S12d: S12 with the rows embedded by `Reduce.forEach` with no extract closure: what reading
+  /// each action's case at run time costs a parent's send.
+  mutating func s12ForEachByCase() async -> Measurement {
+    let store = Self.checklist(Checklist.embeddedByCase())
+    let n = counts.listSends
+    let result = await measure(
+      "S12d", "S12 with the action's case read at run time, no extract closure", operations: n,
+      repetitions: repetitions, floor: "F12"
+    ) {
+      Self.loopStore(store, opaque(Checklist.Action.bump), n)
+    }
+    store.send(.row(7, .rename))
+    let renamed = store.state.rows.indices.filter { store.state.rows[$0].title != 0 }
+    checks.append(
+      Check(
+        name: "S12d reduced every send, and a row action in its row only",
+        passed: store.state.bumps == n * (repetitions + 1) && renamed == [7],
+        detail: "bumps \(store.state.bumps), expected \(n * (repetitions + 1)); rows \(renamed)"))
+    return result
+  }
+
   /// S12b: S12 with 10 rows: what `forEach` adds to a send must not depend on the row count.
   mutating func s12ForEachShortList() async -> Measurement {
     let store = Self.checklist(Checklist.embedded(), rows: 10)

@@ -1,0 +1,134 @@
+import Testing
+
+@testable import MiniRedux
+
+// A feature's reducer as a `Reduce` value: its own logic, then one call per child, naming the
+// child's state and the case that wraps its actions, with the case found at run time by default.
+
+/// A child that counts its taps and, on `.start`, ticks until cancelled.
+private enum Tally {
+  struct State: Equatable, Identifiable {
+    var id = 0
+    var count = 0
+  }
+  enum Action: Equatable { case tap, start, tick }
+
+  static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+    switch action {
+    case .tap, .tick:
+      state.count += 1
+      return .none
+    case .start:
+      return .run { send in
+        while !Task.isCancelled {
+          await send(.tick)
+          try await Task.sleep(for: .seconds(1000))
+        }
+      }
+    }
+  }
+}
+
+/// A parent with a child of each kind, two of them of one type, and a log of what it saw.
+private enum Parent {
+  struct State: Equatable {
+    var header = Tally.State()
+    var footer = Tally.State()
+    var sheet: Tally.State?
+    var rows: [Tally.State] = []
+    var log: [String] = []
+  }
+  enum Action: Equatable {
+    case header(Tally.Action), footer(Tally.Action), sheet(Tally.Action)
+    case row(id: Int, action: Tally.Action)
+    case dismissSheet, removeRows, note(String)
+  }
+
+  /// Made anew for each test, as each embedding learns its case's name from the actions it sees.
+  static var reducer: Reduce<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .dismissSheet: state.sheet = nil
+      case .removeRows: state.rows = []
+      default: break
+      }
+      // The child's reducer ran before this one: the log shows the child's count after it.
+      state.log.append(
+        "\(Dump.line(action)) header \(state.header.count) footer \(state.footer.count)")
+      return .none
+    }
+    .scope(\.header, action: Action.header, child: Tally.reduce)
+    .scope(\.footer, action: Action.footer, child: Reduce(Tally.reduce))
+    .ifLet(\.sheet, action: Action.sheet, child: Tally.reduce)
+    .forEach(\.rows, action: Action.row, child: Tally.reduce)
+  }
+}
+
+@MainActor
+@Suite("Reduce: children added in reading order, their cases found at run time", .throwingFailures)
+struct ReduceTests {
+  @Test("each child gets the actions of its own case, even when two cases carry the same type")
+  func casesOfOneTypeGoToTheirOwnChild() {
+    // Given: a header and a footer of the same feature type, embedded under two cases.
+    let store = Store(initialState: Parent.State(), Parent.reducer)
+
+    // When: each is sent an action, and the parent an action that carries a payload too.
+    store.send(.header(.tap))
+    store.send(.footer(.tap))
+    store.send(.footer(.tap))
+    store.send(.note("hello"))
+
+    // Then: the right child counted each, before the parent ran.
+    #expect(store.header.count == 1)
+    #expect(store.footer.count == 2)
+    #expect(
+      store.log == [
+        ".header(.tap) header 1 footer 0", ".footer(.tap) header 1 footer 1",
+        ".footer(.tap) header 1 footer 2", ".note(\"hello\") header 1 footer 2",
+      ])
+  }
+
+  @Test("an optional child and rows get their actions, and their effects end when removed")
+  func optionalChildAndRows() async throws {
+    // Given: a sheet and two rows, each with a timer running.
+    let initial = Parent.State(sheet: Tally.State(), rows: [.init(id: 1), .init(id: 2)])
+    let store = TestStore(initialState: initial, Parent.reducer)
+    store.exhaustivity = .off
+    try await store.send(.sheet(.start))
+    try await store.receive(.sheet(.tick)) { $0.sheet?.count = 1 }
+    try await store.send(.row(id: 2, action: .start))
+    try await store.receive(.row(id: 2, action: .tick)) { $0.rows[1].count = 1 }
+    try await store.send(.row(id: 1, action: .tap)) { $0.rows[0].count = 1 }
+
+    // When: the parent removes them.
+    try await store.send(.dismissSheet) { $0.sheet = nil }
+    try await store.send(.removeRows) { $0.rows = [] }
+
+    // Then: nothing is left running (`finish` fails on a timer still in flight).
+    try await store.finish()
+  }
+
+  @Test("an action for a child that is gone is dropped and reported, as with an extract closure")
+  func goneChildIsReported() async throws {
+    let store = TestStore(initialState: Parent.State(), Parent.reducer)
+    let step = await #expect(throws: TestStoreFailure.self) { try await store.send(.sheet(.tap)) }
+    #expect(step?.message.contains("dropped .sheet(.tap), as \\State.sheet is nil") == true)
+  }
+
+  @Test("an extract closure, the fast path, is used instead of reading the case")
+  func extractClosure() {
+    // Given: an extract closure that routes `.note("row")` to row 1 as a tap.
+    let reducer = Reduce<Parent.State, Parent.Action> { _, _ in .none }
+      .forEach(
+        \.rows, action: Parent.Action.row,
+        extract: { action in action == .note("row") ? (1, .tap) : nil }, child: Tally.reduce)
+    let store = Store(initialState: Parent.State(rows: [.init(id: 1)]), reducer)
+
+    // When: the row's own case and the note are sent.
+    store.send(.row(id: 1, action: .tap))
+    store.send(.note("row"))
+
+    // Then: only the closure's choice reached the row.
+    #expect(store.rows[0].count == 1)
+  }
+}
