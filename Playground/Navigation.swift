@@ -95,13 +95,9 @@ enum App {
     return .none
   }
 
-  static let withTimer = ifLet(
-    core, state: \.timer, action: { if case .timer(let a) = $0 { a } else { nil } },
-    embed: Action.timer, child: TimerSheet.reduce)
-  static let reduce = forEach(
-    withTimer, state: \.path,
-    action: { if case .path(let id, let a) = $0 { (id, a) } else { nil } },
-    embed: Action.path, child: Screen.reduce)
+  static let reducer = Reduce(core)
+    .ifLet(\.timer, action: Action.timer, child: TimerSheet.reduce)
+    .forEach(\.path, action: Action.path, child: Screen.reduce)
 }
 
 extension Store where State == App.State, Action == App.Action {
@@ -115,7 +111,7 @@ func show(_ path: [Screen.State]) -> String {
   path.map { "\($0.id) \($0.title.map { "(\($0))" } ?? "loading")" }.joined(separator: ", ")
 }
 
-let app = Store(initialState: App.State(), App.reduce)
+let app = Store(initialState: App.State(), App.reducer)
 
 // A sheet: its timer runs until the sheet is dismissed. The listener plays the user, who swipes
 // the sheet down after the third tick.

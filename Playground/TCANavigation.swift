@@ -159,13 +159,9 @@ enum App {
     return .none
   }
 
-  static let reduce = forEach(
-    ifLet(
-      core, state: \.destination,
-      action: { if case .destination(let a) = $0 { a } else { nil } },
-      embed: Action.destination, child: Destination.reduce),
-    state: \.path, action: { if case .path(let id, let a) = $0 { (id, a) } else { nil } },
-    embed: Action.path, child: Screen.reduce)
+  static let reducer = Reduce(core)
+    .ifLet(\.destination, action: Action.destination, child: Destination.reduce)
+    .forEach(\.path, action: Action.path, child: Screen.reduce)
 }
 
 func show(_ path: [Screen]) -> String {
@@ -178,7 +174,7 @@ func show(_ path: [Screen]) -> String {
   }.joined(separator: ", ")
 }
 
-let app = Store(initialState: App.State(), App.reduce)
+let app = Store(initialState: App.State(), App.reducer)
 
 // A stack three screens deep: the list, a detail loading its item, the settings syncing.
 app.send(.push(.list))
