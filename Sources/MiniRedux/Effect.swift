@@ -1082,7 +1082,9 @@ extension Registry {
   }
 
   /// Removes the element at `index` of `rows`, if they can remove one: returns whether it did.
-  @usableFromInline static func remove<Rows: Collection>(_ index: Rows.Index, from rows: inout Rows)
+  @usableFromInline nonisolated static func remove<Rows: Collection>(
+    _ index: Rows.Index, from rows: inout Rows
+  )
     -> Bool
   {
     func removing<Removable: RangeReplaceableCollection>(from rows: Removable) -> Any {

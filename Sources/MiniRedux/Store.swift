@@ -400,19 +400,67 @@ extension Reduce {
     extract: (@MainActor (Action) -> (Rows.Element.ID, ChildAction)?)? = nil,
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
+    forEach(
+      path, id: { $0[$1].id }, remove: { Registry.remove($1, from: &$0) }, action: embed,
+      extract: extract, child: child)
+  }
+
+  /// This reducer with a child feature per screen of a navigation stack at `path`, as
+  /// ``forEach(_:action:extract:child:)-(_,_,_,Reducer<Rows.Element,ChildAction>)`` does for
+  /// rows, the ids being those the stack gave its screens. A screen that returns
+  /// ``Effect/dismiss`` is popped with every screen above it.
+  /// ```swift
+  /// static let reducer = Reduce(core)
+  ///   .forEach(\.path, action: Action.path, child: Path.reduce)
+  /// ```
+  /// - Parameters:
+  ///   - path: Where the stack is.
+  ///   - embed: The case that wraps a screen's id and action, named as the function that makes
+  ///     it.
+  ///   - extract: The id and the screen's action in an action, if it is one; by default, read at
+  ///     run time.
+  ///   - child: A screen's reducer.
+  /// - Returns: A reducer that runs both.
+  @inlinable public func forEach<Screen, ChildAction>(
+    _ path: sending WritableKeyPath<State, StackState<Screen>>,
+    action embed: @escaping (Int, ChildAction) -> Action,
+    extract: (@MainActor (Action) -> (Int, ChildAction)?)? = nil,
+    child: @escaping Reducer<Screen, ChildAction>
+  ) -> Self {
+    forEach(
+      path, id: { $0.ids[$1] },
+      remove: {
+        $0.removeSubrange($1...)
+        return true
+      }, action: embed, extract: extract, child: child)
+  }
+
+  /// Both `forEach`s: `idAt` tells the id of the element at an index, and `remove` removes a
+  /// child that dismisses itself, returning whether it could.
+  @inlinable func forEach<Rows: MutableCollection, ID: Hashable & Sendable, ChildAction>(
+    _ path: sending WritableKeyPath<State, Rows>, id idAt: @escaping (Rows, Rows.Index) -> ID,
+    remove: @escaping (inout Rows, Rows.Index) -> Bool,
+    action embed: @escaping (ID, ChildAction) -> Action,
+    extract: (@MainActor (Action) -> (ID, ChildAction)?)?,
+    child: @escaping Reducer<Rows.Element, ChildAction>
+  ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
-    nonisolated(unsafe) let embed = embed
+    nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
     let (parent, extract) = (reduce, extract ?? Registry.extract { embed($0.0, $0.1) })
+    func find(_ id: ID, in rows: Rows, after start: Rows.Index? = nil) -> Rows.Index? {
+      rows.indices[(start.map(rows.index(after:)) ?? rows.startIndex)...].first {
+        idAt(rows, $0) == id
+      }
+    }
     return Self { state, action in
       guard let (id, childAction) = extract(action) else { return parent(&state, action) }
-      guard let index = state[keyPath: path].firstIndex(where: { $0.id == id }) else {
+      guard let index = find(id, in: state[keyPath: path]) else {
         return Registry.drop(action, "\(path) has no element with id \(id)")
       }
-      let after = state[keyPath: path].index(after: index)
-      let isShared = state[keyPath: path][after...].contains { $0.id == id }
+      let isShared = find(id, in: state[keyPath: path], after: index) != nil
       let effect = child(&state[keyPath: path][index], childAction)
       if effect.dismisses {
-        let removed = Registry.remove(index, from: &state[keyPath: path])
+        let removed = remove(&state[keyPath: path], index)
         return .merge(
           Registry.dismissed(effect, by: action, removed: removed), parent(&state, action))
       }
@@ -424,8 +472,9 @@ extension Reduce {
             // NB: Where it was first: a row's own children are found with no search while no row
             // moves, so rows that each have children in flight cost n, not n·n.
             let rows = state[keyPath: path]
-            let isThere = index >= rows.startIndex && index < rows.endIndex && rows[index].id == id
-            return isThere ? rows[index] : rows.first { $0.id == id }
+            let isThere =
+              index >= rows.startIndex && index < rows.endIndex && idAt(rows, index) == id
+            return (isThere ? index : find(id, in: rows)).map { rows[$0] }
           },
           keys: { state in
             let rows = state[keyPath: path]
@@ -433,8 +482,9 @@ extension Reduce {
             return { key in
               // NB: Up to 8 keys, a search each; more, a set of the ids, made once: n + k, not n·k.
               searches += 1
-              if searches == 9 { ids = Set(rows.lazy.map { AnyHashable($0.id) }) }
-              return searches > 8 ? ids.contains(key) : rows.contains { AnyHashable($0.id) == key }
+              if searches == 9 { ids = Set(rows.indices.lazy.map { AnyHashable(idAt(rows, $0)) }) }
+              return searches > 8
+                ? ids.contains(key) : rows.indices.contains { AnyHashable(idAt(rows, $0)) == key }
             }
           }),
         parent(&state, action))
@@ -501,6 +551,77 @@ extension Reduce {
 ) -> Reducer<State, Action>
 where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
   Reduce(parent).forEach(path, action: embed, extract: toChildAction, child: child).reduce
+}
+
+// MARK: - Navigation stacks
+
+/// The screens of a navigation stack, bottom first, each with an id that the stack gives it when
+/// it is pushed and never gives again: what ``Reduce/forEach(_:action:extract:child:)-(_,_,_,Reducer<Screen,ChildAction>)``
+/// embeds, with an action case such as `path(id: Int, Path.Action)`.
+/// ```swift
+/// var path: StackState<Path.State> = [.list]  // id 0
+/// path.append(.detail(Detail.State()))  // id 1
+/// path.append(.detail(Detail.State()))  // id 2
+/// path.pop(from: 2)  // pops the screen with id 2 and every screen above it
+/// path.pop(to: 0)  // pops every screen above the one with id 0
+/// print(path.ids)  // [0]
+/// ```
+public struct StackState<Element>: RandomAccessCollection, MutableCollection,
+  RangeReplaceableCollection, ExpressibleByArrayLiteral
+{
+  private var elements: [Element] = []
+  /// The id of each screen, bottom first: a `NavigationStack`'s path.
+  public private(set) var ids: [Int] = []
+  private var nextID = 0
+
+  /// An empty stack.
+  public init() {}
+  /// A stack of `elements`, bottom first, with ids from 0.
+  public init(arrayLiteral elements: Element...) { append(contentsOf: elements) }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { elements.count }
+
+  public subscript(position: Int) -> Element {
+    get { elements[position] }
+    set { elements[position] = newValue }
+  }
+
+  /// Replaces the screens in `subrange` with `newElements`, which get new ids.
+  public mutating func replaceSubrange(
+    _ subrange: Range<Int>, with newElements: some Collection<Element>
+  ) {
+    elements.replaceSubrange(subrange, with: newElements)
+    ids.replaceSubrange(subrange, with: nextID..<nextID + newElements.count)
+    nextID += newElements.count
+  }
+
+  /// Pops the screen with `id`, if it is in the stack, and every screen above it.
+  public mutating func pop(from id: Int) {
+    if let index = ids.firstIndex(of: id) { removeSubrange(index...) }
+  }
+
+  /// Pops every screen above the one with `id`, if it is in the stack.
+  public mutating func pop(to id: Int) {
+    if let index = ids.firstIndex(of: id) { removeSubrange((index + 1)...) }
+  }
+}
+
+extension StackState: Equatable where Element: Equatable {
+  /// Whether both stacks hold equal screens under the same ids.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.ids == rhs.ids && lhs.elements == rhs.elements
+  }
+}
+
+extension StackState: Sendable where Element: Sendable {}
+
+extension StackState: CustomReflectable {
+  /// Each screen under its id, as `#1`: what a failing test step's diff shows.
+  public var customMirror: Mirror {
+    let children = zip(ids, elements).map { (label: "#\($0)" as String?, value: $1 as Any) }
+    return Mirror(self, children: children, displayStyle: .struct)
+  }
 }
 
 extension Store: Observable {}

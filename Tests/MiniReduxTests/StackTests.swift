@@ -1,0 +1,144 @@
+import Testing
+
+@testable import MiniRedux
+
+// A navigation stack whose screens get their ids from the stack: push, pop, pop several, pop to
+// a screen, and the screens' effects ending with them.
+
+/// A screen with a timer that ticks until cancelled, and a button that dismisses it.
+private enum StackScreen {
+  struct State: Equatable {
+    var title = ""
+    var ticks = 0
+  }
+  enum Action: Equatable { case start, tick, close }
+
+  static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      return .run { send in
+        await send(.tick)
+        await untilCancelled()
+      }
+    case .tick:
+      state.ticks += 1
+      return .none
+    case .close:
+      return .dismiss
+    }
+  }
+}
+
+private enum StackApp {
+  struct State: Equatable { var path: StackState<StackScreen.State> = [] }
+  enum Action: Equatable {
+    case push(String), popFrom(Int), popTo(Int), path(id: Int, StackScreen.Action)
+  }
+
+  static var reducer: Reduce<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .push(let title): state.path.append(StackScreen.State(title: title))
+      case .popFrom(let id): state.path.pop(from: id)
+      case .popTo(let id): state.path.pop(to: id)
+      case .path: break
+      }
+      return .none
+    }
+    .forEach(\.path, action: Action.path, child: StackScreen.reduce)
+  }
+}
+
+@MainActor
+@Suite("StackState: screens with ids the stack gives", .throwingFailures)
+struct StackTests {
+  @Test("each pushed screen gets the next id, never one given before, and pops go by id")
+  func idsAndPops() {
+    var path: StackState<String> = ["root"]
+    path.append("a")
+    path.append(contentsOf: ["b", "c"])
+    #expect(path.ids == [0, 1, 2, 3] && Array(path) == ["root", "a", "b", "c"])
+
+    path.pop(from: 2)
+    #expect(path.ids == [0, 1] && Array(path) == ["root", "a"])
+    path.append("d")
+    #expect(path.ids == [0, 1, 4])
+
+    path.pop(to: 0)
+    #expect(path.ids == [0] && Array(path) == ["root"])
+    path.pop(from: 99)
+    path.pop(to: 99)
+    #expect(path.ids == [0])
+
+    path[0] = "home"
+    #expect(path.first == "home" && path.ids == [0])
+    #expect(path == ["home"] && path != ["other"])
+  }
+
+  @Test("a screen's action reaches it by its id; popping several ends their effects in that send")
+  func screensAndTheirEffects() async throws {
+    let store = TestStore(initialState: StackApp.State(), StackApp.reducer)
+    try await store.send(.push("a")) { $0.path.append(StackScreen.State(title: "a")) }
+    try await store.send(.push("b")) { $0.path.append(StackScreen.State(title: "b")) }
+    try await store.send(.push("c")) { $0.path.append(StackScreen.State(title: "c")) }
+    try await store.send(.path(id: 1, .start))
+    try await store.receive(.path(id: 1, .tick)) { $0.path[1].ticks = 1 }
+    try await store.send(.path(id: 2, .start))
+    try await store.receive(.path(id: 2, .tick)) { $0.path[2].ticks = 1 }
+
+    // When: the app pops to the first screen.
+    try await store.send(.popTo(0)) { $0.path.pop(to: 0) }
+
+    // Then: both timers ended in that send (`finish` fails on one still running).
+    #expect(store.state.path.ids == [0])
+    try await store.finish()
+  }
+
+  @Test("an action for a popped screen is dropped and reported")
+  func poppedScreenIsReported() async throws {
+    let store = TestStore(initialState: StackApp.State(), StackApp.reducer)
+    try await store.send(.push("a")) { $0.path.append(StackScreen.State(title: "a")) }
+    try await store.send(.popFrom(0)) { $0.path.pop(from: 0) }
+    let step = await #expect(throws: TestStoreFailure.self) {
+      try await store.send(.path(id: 0, .tick))
+    }
+    #expect(step?.message.contains("has no element with id 0") == true)
+  }
+
+  @Test("a screen that dismisses itself is popped, and its effects end")
+  func screenDismissesItself() async throws {
+    let store = TestStore(initialState: StackApp.State(), StackApp.reducer)
+    try await store.send(.push("a")) { $0.path.append(StackScreen.State(title: "a")) }
+    try await store.send(.push("b")) { $0.path.append(StackScreen.State(title: "b")) }
+    try await store.send(.path(id: 1, .start))
+    try await store.receive(.path(id: 1, .tick)) { $0.path[1].ticks = 1 }
+    try await store.send(.path(id: 1, .close)) { $0.path.pop(from: 1) }
+    #expect(store.state.path.ids == [0])
+    try await store.finish()
+  }
+
+  @Test("a screen below the top that dismisses itself is popped with every screen above it")
+  func screenBelowTopDismissesItself() async throws {
+    let store = TestStore(initialState: StackApp.State(), StackApp.reducer)
+    for title in ["a", "b", "c"] {
+      try await store.send(.push(title)) { $0.path.append(StackScreen.State(title: title)) }
+    }
+    try await store.send(.path(id: 2, .start))
+    try await store.receive(.path(id: 2, .tick)) { $0.path[2].ticks = 1 }
+    try await store.send(.path(id: 1, .close)) { $0.path.pop(from: 1) }
+    #expect(store.state.path.ids == [0])
+    try await store.finish()
+  }
+
+  @Test("a failing step's diff shows each screen under its id")
+  func diffShowsIDs() {
+    var path: StackState<StackScreen.State> = [StackScreen.State(title: "a")]
+    let before = Dump.lines(path)
+    path.append(StackScreen.State(title: "b"))
+    #expect(
+      Dump.diff(before, Dump.lines(path)).split(separator: "\n") == [
+        "  StackState<State>(", "    #0: State(title: \"a\", ticks: 0)",
+        "+   #1: State(title: \"b\", ticks: 0)", "  )",
+      ])
+  }
+}
