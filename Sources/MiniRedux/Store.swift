@@ -1468,7 +1468,6 @@ public final class ImmediateTestClock: Clock, @unchecked Sendable {
 /// ```
 /// > Note: Each test store runs its effects on a serial queue of its own from macOS, iOS, tvOS,
 /// > watchOS and visionOS 26 on, and on Linux; before, `advance(by:)` does not wait for them.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public final class TestClock: Clock, @unchecked Sendable {
   public typealias Instant = ContinuousClock.Instant
 
@@ -1479,7 +1478,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   private var state = (
     now: Instant.now, nextID: 0,
     sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)](),
-    executors: [ObjectIdentifier: @Sendable () -> TestExecutor?]()
+    executors: [ObjectIdentifier: @Sendable () -> AnyObject?]()
   )
 
   /// How long `advance(by:)` lets effects keep running before it moves time on without them.
@@ -1514,13 +1513,17 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// Suspends until an advance reaches `deadline`; a deadline already past returns at once, and
   /// one that is now, a zero-length sleep, waits for the next advance, `advance()` included.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    let executor = TestExecutor.current
-    executor?.sleepers += 1
-    defer { executor?.sleepers -= 1 }
+    var leave = {}
+    // NB: Where test stores run effects on a `TestExecutor`; before, no one settles them.
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *),
+      let executor = TestExecutor.current
+    {
+      executor.sleepers += 1
+      leave = { executor.sleepers -= 1 }
+      queue.sync { state.executors[ObjectIdentifier(executor)] = { [weak executor] in executor } }
+    }
+    defer { leave() }
     let id = queue.sync {
-      if let executor {
-        state.executors[ObjectIdentifier(executor)] = { [weak executor] in executor }
-      }
       state.nextID += 1
       return state.nextID
     }
@@ -1612,9 +1615,10 @@ public final class TestClock: Clock, @unchecked Sendable {
 
   /// Settles the executors of the test stores whose effects slept on this clock.
   @MainActor private func settle(before deadline: ContinuousClock.Instant) async -> Bool {
+    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return true }
     let executors = queue.sync {
       state.executors = state.executors.filter { $0.value() != nil }
-      return state.executors.values.compactMap { $0() }
+      return state.executors.values.compactMap { $0() as? TestExecutor }
     }
     var settled = true
     for executor in executors { settled = await executor.settle(before: deadline) && settled }
