@@ -729,18 +729,27 @@ struct ArticleSamples {
     typealias Todo = Composition.Todo
     typealias Todos = Composition.Todos
 
-    // The parent embeds the counter, and a key-path scope sends through it.
-    let appStore = Store(initialState: App.State(), App.reduce)
-    let counter = appStore.scope(state: \.counter, action: App.Action.counter)
-    counter.send(.incrementTapped)
-    appStore.send(.saveTapped)
-    #expect(appStore.state.saved == [1])
+    // The parent embeds the counter, and a key-path scope sends through it; by hand, the same.
+    for reducer in [App.reducer, Reduce(Composition.AppByHand.reduce)] {
+      let appStore = Store(initialState: App.State(), reducer)
+      let counter = appStore.scope(state: \.counter, action: App.Action.counter)
+      counter.send(.incrementTapped)
+      appStore.send(.saveTapped)
+      #expect(appStore.state.saved == [1])
+    }
+
+    // The list, with the case read at run time and with an extract closure.
+    for reducer in [Todos.reducer, Composition.TodosWithExtract.reducer] {
+      let list = Store(initialState: Todos.State(rows: [Todo.State(id: 1, title: "Milk")]), reducer)
+      list.send(.row(id: 1, .toggleTapped))
+      #expect(list.state.rows.map(\.isDone) == [true])
+    }
 
     let rows = [Todo.State(id: 1, title: "Milk"), Todo.State(id: 2, title: "Tests")]
     let id = 2
-    let todos = Store(initialState: Todos.State(rows: rows), Todos.reduce)
+    let todos = Store(initialState: Todos.State(rows: rows), Todos.reducer)
     let row = todos.scope(state: { $0.rows.first { $0.id == id } }, action: { .row(id: id, $0) })
-    row?.send(.toggleTapped)  // reduced by Todos.reduce as .row(id: id, .toggleTapped)
+    row?.send(.toggleTapped)  // reduced by Todos.reducer as .row(id: id, .toggleTapped)
     #expect(todos.state.rows.map(\.isDone) == [false, true])
     #expect(row?.state.isDone == true)
 
@@ -771,6 +780,24 @@ struct ArticleSamples {
         case counter(Counter.Action)
         case saveTapped
       }
+
+      static func core(_ state: inout State, _ action: Action) -> Effect<Action> {
+        switch action {
+        case .counter:
+          return .none
+        case .saveTapped:
+          state.saved.append(state.counter.count)
+          return .none
+        }
+      }
+
+      static let reducer = Reduce(core)
+        .scope(\.counter, action: Action.counter, child: Counter.reduce)
+    }
+    /// The app with its child embedded by hand.
+    enum AppByHand {
+      typealias State = App.State
+      typealias Action = App.Action
 
       static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
         switch action {
@@ -822,9 +849,18 @@ struct ArticleSamples {
         return .none
       }
 
-      static let reduce = forEach(
-        list, state: \.rows, action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
-        embed: Action.row, child: Todo.reduce)
+      static let reducer = Reduce(list)
+        .forEach(\.rows, action: Action.row, child: Todo.reduce)
+    }
+    /// The list with the fast path: an extract closure.
+    enum TodosWithExtract {
+      typealias Action = Todos.Action
+      static let list = Todos.list
+      static let reducer = Reduce(list)
+        .forEach(
+          \.rows, action: Action.row,
+          extract: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
+          child: Todo.reduce)
     }
   }
 
@@ -1288,9 +1324,7 @@ enum Todos {
 
   @MainActor
   static func reducer(_ gate: Gate) -> @MainActor (inout State, Action) -> Effect<Action> {
-    forEach(
-      list, state: \.rows, action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
-      embed: Action.row, child: row(gate))
+    Reduce(list).forEach(\.rows, action: Action.row, child: row(gate)).reduce
   }
 
   static func list(_ state: inout State, _ action: Action) -> Effect<Action> {
