@@ -1482,13 +1482,9 @@ enum NavigationArticle {
       return .none
     }
 
-    static let withTimer = ifLet(
-      core, state: \.timer, action: { if case .timer(let a) = $0 { a } else { nil } },
-      embed: Action.timer, child: Timer.reduce)
-    static let reduce = forEach(
-      withTimer, state: \.path,
-      action: { if case .path(let id, let a) = $0 { (id, a) } else { nil } },
-      embed: Action.path, child: Screen.reduce)
+    static let reducer = Reduce(core)
+      .ifLet(\.timer, action: Action.timer, child: Timer.reduce)
+      .forEach(\.path, action: Action.path, child: Screen.reduce)
   }
 
   /// A dictionary of rows, embedded through its values.
@@ -1496,10 +1492,8 @@ enum NavigationArticle {
     struct State { var rows: [Int: Screen.State] = [1: Screen.State(id: 1)] }
     enum Action: Sendable { case row(id: Int, Screen.Action) }
     static func core(_ state: inout State, _ action: Action) -> Effect<Action> { .none }
-    static let reduce = forEach(
-      core, state: \.rows.values,
-      action: { if case .row(let id, let a) = $0 { (id, a) } else { nil } },
-      embed: Action.row, child: Screen.reduce)
+    static let reducer = Reduce(core)
+      .forEach(\.rows.values, action: Action.row, child: Screen.reduce)
   }
 
   #if canImport(SwiftUI)
@@ -1616,7 +1610,7 @@ struct NavigationArticleSamples {
 
   @Test("the sheet's timer ends with the sheet; a test of the dismissal needs no manual cancel")
   func dismissal() async throws {
-    let store = TestStore(initialState: App.State(), App.reduce)
+    let store = TestStore(initialState: App.State(), App.reducer)
     try await store.send(.showTimer) { $0.timer = Timer.State(id: 1) }
     try await store.send(.timer(.onAppear))
     try await store.send(.dismissTimer) { $0.timer = nil }
@@ -1625,7 +1619,7 @@ struct NavigationArticleSamples {
 
   @Test("the views' expressions, outside SwiftUI: bindings read state and send actions")
   func viewExpressions() {
-    let store = Store(initialState: App.State(), App.reduce)
+    let store = Store(initialState: App.State(), App.reducer)
     store.send(.showTimer)
     store.send(.push(1))
     store.send(.push(2))
@@ -1644,7 +1638,8 @@ struct NavigationArticleSamples {
     #expect(row.state.title == "Inbox")
     setPath([1])
     #expect(store.state.path.map(\.id) == [1] && row.state.title == "Inbox")
-    let keyed = Store(initialState: NavigationArticle.Keyed.State(), NavigationArticle.Keyed.reduce)
+    let keyed = Store(
+      initialState: NavigationArticle.Keyed.State(), NavigationArticle.Keyed.reducer)
     keyed.send(.row(id: 1, .titleChanged("Keyed")))
     #expect(keyed.state.rows[1]?.title == "Keyed")
   }
