@@ -321,6 +321,48 @@ extension Reduce {
     }
   }
 
+  /// This reducer, whose state is an enum (the screens of a stack, the destinations of a sheet),
+  /// with a child feature for the case `embedState` makes: the child's reducer runs on that
+  /// case's state for each action of the case `embed` makes, then this reducer runs. An action
+  /// for another case than the one the state shows is dropped and reported.
+  /// ```swift
+  /// static let reducer = Reduce<State, Action> { _, _ in .none }
+  ///   .scope(State.detail, action: Action.detail, child: Detail.reduce)
+  ///   .scope(State.edit, action: Action.edit, child: Edit.reduce)
+  /// ```
+  /// - Parameters:
+  ///   - embedState: The case of `State` that holds the child's state, named as the function
+  ///     that makes it.
+  ///   - embed: The case that wraps the child's actions, named as the function that makes it.
+  ///   - extract: The child's action in an action, if it is one; by default, read at run time.
+  ///   - child: The child's reducer.
+  /// - Returns: A reducer that runs both.
+  public func scope<ChildState, ChildAction>(
+    _ embedState: @escaping (ChildState) -> State,
+    action embed: @escaping (ChildAction) -> Action,
+    extract: (@MainActor (Action) -> ChildAction?)? = nil,
+    child: @escaping Reducer<ChildState, ChildAction>
+  ) -> Self {
+    // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
+    nonisolated(unsafe) let (embed, embedState) = (embed, embedState)
+    let (parent, extract) = (reduce, extract ?? Registry.extract(embed))
+    let extractState = Registry.extract(embedState)
+    return Self { state, action in
+      guard let childAction = extract(action) else { return parent(&state, action) }
+      let shown = caseName(state).map { String(cString: $0) } ?? "\(state)"
+      guard var childState = extractState(state) else {
+        return Registry.drop(action, "the state shows .\(shown), not that case")
+      }
+      let effect = child(&childState, childAction)
+      state = embedState(childState)
+      return .merge(
+        Registry.embed(
+          effect, { embed($0) }, at: \State.self, key: shown, owns: false,
+          child: { (state: State) in extractState(state) }, keys: { _ in { _ in true } }),
+        parent(&state, action))
+    }
+  }
+
   /// This reducer with a child feature that comes and goes, optional state at `path` (a sheet, an
   /// alert, a detail): the child's reducer runs while it is present, then this reducer runs.
   ///
@@ -499,6 +541,13 @@ extension Reduce {
     extract: (@MainActor (Action) -> ChildAction?)? = nil, child: Reduce<ChildState, ChildAction>
   ) -> Self { scope(path, action: embed, extract: extract, child: child.reduce) }
 
+  /// `scope` on a case of an enum state, with a child whose reducer is a ``Reduce`` value.
+  public func scope<ChildState, ChildAction>(
+    _ embedState: @escaping (ChildState) -> State,
+    action embed: @escaping (ChildAction) -> Action,
+    extract: (@MainActor (Action) -> ChildAction?)? = nil, child: Reduce<ChildState, ChildAction>
+  ) -> Self { scope(embedState, action: embed, extract: extract, child: child.reduce) }
+
   /// `ifLet`, with a child whose reducer is a ``Reduce`` value.
   @inlinable public func ifLet<ChildState, ChildAction>(
     _ path: sending WritableKeyPath<State, ChildState?>,
@@ -515,6 +564,13 @@ extension Reduce {
   ) -> Self where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
     forEach(path, action: embed, extract: extract, child: child.reduce)
   }
+
+  /// `forEach` on a ``StackState``, with screens whose reducer is a ``Reduce`` value.
+  @inlinable public func forEach<Screen, ChildAction>(
+    _ path: sending WritableKeyPath<State, StackState<Screen>>,
+    action embed: @escaping (Int, ChildAction) -> Action,
+    extract: (@MainActor (Action) -> (Int, ChildAction)?)? = nil, child: Reduce<Screen, ChildAction>
+  ) -> Self { forEach(path, action: embed, extract: extract, child: child.reduce) }
 }
 
 /// `Reduce(parent).scope(state, action: embed, extract: action, child: child)`, as a function:

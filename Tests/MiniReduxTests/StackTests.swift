@@ -49,6 +49,46 @@ private enum StackApp {
   }
 }
 
+/// A stack of two kinds of screens: an enum, each case a feature, with a sheet on one of them.
+private enum PathApp {
+  enum Path {
+    enum State: Equatable { case list(StackScreen.State), detail(Detail.State) }
+    enum Action: Equatable { case list(StackScreen.Action), detail(Detail.Action) }
+    static var reducer: Reduce<State, Action> {
+      Reduce { _, _ in .none }
+        .scope(State.list, action: Action.list, child: StackScreen.reduce)
+        .scope(State.detail, action: Action.detail, child: Detail.reducer)
+    }
+  }
+
+  /// A screen with a sheet whose timer runs until the screen is popped.
+  enum Detail {
+    struct State: Equatable { var sheet: StackScreen.State? }
+    enum Action: Equatable { case present, sheet(StackScreen.Action) }
+    static var reducer: Reduce<State, Action> {
+      Reduce { state, action in
+        if action == .present { state.sheet = StackScreen.State(title: "sheet") }
+        return .none
+      }
+      .ifLet(\.sheet, action: Action.sheet, child: StackScreen.reduce)
+    }
+  }
+
+  struct State: Equatable { var path: StackState<Path.State> = [] }
+  enum Action: Equatable { case push(Path.State), popTo(Int), path(id: Int, Path.Action) }
+  static var reducer: Reduce<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .push(let screen): state.path.append(screen)
+      case .popTo(let id): state.path.pop(to: id)
+      case .path: break
+      }
+      return .none
+    }
+    .forEach(\.path, action: Action.path, child: Path.reducer)
+  }
+}
+
 @MainActor
 @Suite("StackState: screens with ids the stack gives", .throwingFailures)
 struct StackTests {
@@ -140,5 +180,36 @@ struct StackTests {
         "  StackState<State>(", "    #0: State(title: \"a\", ticks: 0)",
         "+   #1: State(title: \"b\", ticks: 0)", "  )",
       ])
+  }
+
+  @Test("screens of several kinds, an enum: each case's actions reach its feature, others drop")
+  func enumScreens() async throws {
+    let store = TestStore(initialState: PathApp.State(), PathApp.reducer)
+    try await store.send(.push(.list(StackScreen.State(title: "l")))) {
+      $0.path.append(.list(StackScreen.State(title: "l")))
+    }
+    try await store.send(.push(.detail(PathApp.Detail.State()))) {
+      $0.path.append(.detail(PathApp.Detail.State()))
+    }
+    try await store.send(.path(id: 0, .list(.tick))) {
+      $0.path[0] = .list(StackScreen.State(title: "l", ticks: 1))
+    }
+
+    // An action for the other kind of screen than the one at that id is dropped and reported.
+    let step = await #expect(throws: TestStoreFailure.self) {
+      try await store.send(.path(id: 0, .detail(.present)))
+    }
+    #expect(step?.message.contains("the state shows .list, not that case") == true)
+
+    // The detail's sheet starts a timer; popping the detail ends it in that send.
+    try await store.send(.path(id: 1, .detail(.present))) {
+      $0.path[1] = .detail(PathApp.Detail.State(sheet: StackScreen.State(title: "sheet")))
+    }
+    try await store.send(.path(id: 1, .detail(.sheet(.start))))
+    try await store.receive(.path(id: 1, .detail(.sheet(.tick)))) {
+      $0.path[1] = .detail(PathApp.Detail.State(sheet: StackScreen.State(title: "sheet", ticks: 1)))
+    }
+    try await store.send(.popTo(0)) { $0.path.pop(to: 0) }
+    try await store.finish()
   }
 }
