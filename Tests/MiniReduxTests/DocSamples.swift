@@ -1783,3 +1783,68 @@ extension DocSamples {
     #expect(timer.timer?.seconds == 1)
   }
 }
+
+// Sample: StackState, Reduce.forEach on a stack, and Reduce.scope on a case of an enum state
+/// The samples of `StackState`: a stack of screens of two kinds, each kind a case of an enum.
+enum StackSamples {
+  enum List {
+    struct State: Equatable {}
+    enum Action: Sendable { case refresh }
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> { .none }
+  }
+  enum Detail {
+    struct State: Equatable { var taps = 0 }
+    enum Action: Sendable { case tapped }
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+      state.taps += 1
+      return .none
+    }
+  }
+  typealias Edit = Detail
+
+  enum Path {
+    enum State: Equatable {
+      case list
+      case detail(Detail.State)
+      case edit(Edit.State)
+    }
+    enum Action: Sendable { case detail(Detail.Action), edit(Edit.Action) }
+
+    static let reducer = Reduce<State, Action> { _, _ in .none }
+      .scope(State.detail, action: Action.detail, child: Detail.reduce)
+      .scope(State.edit, action: Action.edit, child: Edit.reduce)
+    static var reduce: Reducer<State, Action> { reducer.reduce }
+  }
+
+  enum App {
+    struct State: Equatable { var path: StackState<Path.State> = [.list] }
+    enum Action: Sendable { case push, path(id: Int, Path.Action) }
+    static func core(_ state: inout State, _ action: Action) -> Effect<Action> {
+      if case .push = action { state.path.append(.detail(Detail.State())) }
+      return .none
+    }
+
+    static let reducer = Reduce(core)
+      .forEach(\.path, action: Action.path, child: Path.reduce)
+  }
+}
+
+extension DocSamples {
+  @Test("the StackState samples: ids from the stack, pops by id, and a screen per case")
+  func stackSamples() {
+    typealias Path = StackSamples.Path
+    typealias Detail = StackSamples.Detail
+    var path: StackState<Path.State> = [.list]  // id 0
+    path.append(.detail(Detail.State()))  // id 1
+    path.append(.detail(Detail.State()))  // id 2
+    path.pop(from: 2)  // pops the screen with id 2 and every screen above it
+    path.pop(to: 0)  // pops every screen above the one with id 0
+    print(path.ids)  // [0]
+    #expect(path.ids == [0])
+
+    let store = Store(initialState: StackSamples.App.State(), StackSamples.App.reducer)
+    store.send(.push)
+    store.send(.path(id: 1, .detail(.tapped)))
+    #expect(store.path.ids == [0, 1] && store.path[1] == .detail(Detail.State(taps: 1)))
+  }
+}
