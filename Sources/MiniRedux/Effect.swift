@@ -1018,7 +1018,7 @@ extension Registry {
         )
       }
       guard actionName == name || name == nil && !others.contains(actionName) else { return nil }
-      let payload = Mirror(reflecting: action).children.first?.value as? Payload
+      let payload = Dump.enumCase(action, as: Payload.self).payload
       name = name ?? payload.flatMap { caseName(embed($0)) }
       if actionName != name { others.append(actionName) }
       return actionName == name ? payload : nil

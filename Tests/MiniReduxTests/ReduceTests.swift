@@ -131,4 +131,40 @@ struct ReduceTests {
     // Then: only the closure's choice reached the row.
     #expect(store.rows[0].count == 1)
   }
+
+  /// Cases written the ways Swift allows: indirect, with a labelled payload, in a generic enum.
+  fileprivate enum Shapes<Extra: Equatable & Sendable>: Equatable, Sendable {
+    indirect case boxed(Tally.Action)
+    case labelled(action: Tally.Action)
+    case extra(Extra)
+    case plain
+  }
+
+  @Test("an indirect case, a labelled payload and a generic enum are each found by their case")
+  func caseShapes() {
+    typealias Action = Shapes<Tally.Action>
+    let reducer = Reduce<[Tally.State], Action> { _, _ in .none }
+      .scope(\.[0], action: Action.boxed, child: Tally.reduce)
+      .scope(\.[1], action: { Action.labelled(action: $0) }, child: Tally.reduce)
+    let store = Store(initialState: [Tally.State(), Tally.State()], reducer)
+    // The first actions carry a payload of the child's type under another case.
+    store.send(.extra(.tap))
+    store.send(.plain)
+    store.send(.boxed(.tap))
+    store.send(.labelled(action: .tap))
+    store.send(.labelled(action: .tap))
+    #expect(store.state.map(\.count) == [1, 2])
+  }
+
+  @Test("receive by case finds a labelled payload, which reflection shows as a tuple of one")
+  func receiveLabelledPayload() async throws {
+    let reducer = Reduce<Int, Shapes<Int>> { state, action in
+      state += 1
+      return action == .plain ? .send(.labelled(action: .tap)) : .none
+    }
+    let store = TestStore(initialState: 0, reducer)
+    try await store.send(.plain) { $0 = 1 }
+    try await store.receive(Shapes<Int>.labelled, where: { $0 == .tap }) { $0 = 2 }
+    try await store.finish()
+  }
 }
