@@ -1031,7 +1031,7 @@ extension Registry {
     child.map { child in
       if let child = child as? any Identifiable { return id(of: child) }
       // NB: An enum of destinations is a child per case: another case is another child.
-      return Mirror(reflecting: child).displayStyle == .enum ? Dump.enumCase(child).label : true
+      return caseName(child).map { AnyHashable(String(cString: $0)) } ?? AnyHashable(true)
     }
   }
 
@@ -1044,7 +1044,7 @@ extension Registry {
   ) -> String? {
     // NB: The cheap test first: only an enum's key is a `String`, but for some `Identifiable`.
     guard let shown = key.base as? String, !(child is any Identifiable),
-      Mirror(reflecting: action).displayStyle == .enum, Dump.enumCase(action).label != shown
+      let name = caseName(action), String(cString: name) != shown
     else { return nil }
     return shown
   }
