@@ -271,7 +271,9 @@ extension Store {
 ///   .ifLet(\.sheet, action: Action.sheet, child: Sheet.reduce)
 ///   .forEach(\.rows, action: Action.row, child: Row.reduce)
 /// ```
-public struct Reduce<State, Action: Sendable>: Sendable {
+// NB: Unchecked, as Swift 5 mode does not see a main-actor closure as `Sendable`: it is one, called
+// only on the main actor.
+public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   /// The reducer, as a ``Store`` runs it.
   public let reduce: Reducer<State, Action>
 
@@ -533,8 +535,8 @@ extension Reduce {
     }
   }
 
-  /// ``scope(_:action:extract:child:)-(_,_,_,Reducer<ChildState,ChildAction>)``, with a child
-  /// whose reducer is a ``Reduce`` value.
+  /// ``scope(_:action:extract:child:)-(WritableKeyPath<State,ChildState>,_,_,Reducer<ChildState,ChildAction>)``,
+  /// with a child whose reducer is a ``Reduce`` value.
   @inlinable public func scope<ChildState, ChildAction>(
     _ path: sending WritableKeyPath<State, ChildState>,
     action embed: @escaping (ChildAction) -> Action,
@@ -574,7 +576,7 @@ extension Reduce {
 }
 
 /// `Reduce(parent).scope(state, action: embed, extract: action, child: child)`, as a function:
-/// the form that nests (``Reduce/scope(_:action:extract:child:)``).
+/// the form that nests (``Reduce/scope(_:action:extract:child:)-(WritableKeyPath<State,ChildState>,_,_,Reducer<ChildState,ChildAction>)``).
 @inlinable public func scope<State, Action, ChildState, ChildAction>(
   _ parent: @escaping Reducer<State, Action>,
   state path: sending WritableKeyPath<State, ChildState>,
@@ -586,7 +588,7 @@ extension Reduce {
 }
 
 /// `Reduce(parent).ifLet(state, action: embed, extract: action, child: child)`, as a function:
-/// the form that nests (``Reduce/ifLet(_:action:extract:child:)``).
+/// the form that nests (``Reduce/ifLet(_:action:extract:child:)-(_,_,_,Reducer<ChildState,ChildAction>)``).
 @inlinable public func ifLet<State, Action, ChildState, ChildAction>(
   _ parent: @escaping Reducer<State, Action>,
   state path: sending WritableKeyPath<State, ChildState?>,
@@ -598,7 +600,7 @@ extension Reduce {
 }
 
 /// `Reduce(parent).forEach(state, action: embed, extract: action, child: child)`, as a function:
-/// the form that nests (``Reduce/forEach(_:action:extract:child:)``).
+/// the form that nests (``Reduce/forEach(_:action:extract:child:)-(_,_,_,Reducer<Rows.Element,ChildAction>)``).
 @inlinable public func forEach<State, Action, Rows: MutableCollection, ChildAction>(
   _ parent: @escaping Reducer<State, Action>, state path: sending WritableKeyPath<State, Rows>,
   action toChildAction: @escaping @MainActor (Action) -> (Rows.Element.ID, ChildAction)?,
@@ -622,7 +624,7 @@ where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
 /// path.pop(to: 0)  // pops every screen above the one with id 0
 /// print(path.ids)  // [0]
 /// ```
-public struct StackState<Element>: RandomAccessCollection, MutableCollection,
+nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCollection,
   RangeReplaceableCollection, ExpressibleByArrayLiteral
 {
   private var elements: [Element] = []
