@@ -5,9 +5,9 @@
 // In an app:  a NavigationStack over `store.state.path`, each screen given its `store.scope`; a
 //             sheet and an alert presented while `store.state.destination` is that case.
 //
-// The app generates each screen's id from a counter in its state. Popping, dismissing and
-// switching the destination only change the state: the effects of every child that leaves are
-// cancelled in that same `send`, and a child closes itself by returning `.dismiss`.
+// The stack gives each screen its id. Popping, dismissing and switching the destination only
+// change the state: the effects of every child that leaves are cancelled in that same `send`, and
+// a child closes itself by returning `.dismiss`.
 
 import MiniRedux
 
@@ -58,24 +58,13 @@ enum Settings {
 }
 
 /// A screen of the stack: the list, a detail or the settings. The list's taps go to the app.
-struct Screen: Equatable, Identifiable {
-  enum Kind: Equatable { case list, detail(Detail.State), settings(Settings.State) }
+enum Path {
+  enum State: Equatable { case list, detail(Detail.State), settings(Settings.State) }
   enum Action { case itemTapped(Int), detail(Detail.Action), settings(Settings.Action) }
-  let id: Int
-  var kind: Kind
 
-  @MainActor static func reduce(_ screen: inout Screen, _ action: Action) -> Effect<Action> {
-    switch (screen.kind, action) {
-    case (.detail(var detail), .detail(let action)):
-      defer { screen.kind = .detail(detail) }
-      return Detail.reduce(&detail, action).map(Action.detail)
-    case (.settings(var settings), .settings(let action)):
-      defer { screen.kind = .settings(settings) }
-      return Settings.reduce(&settings, action).map(Action.settings)
-    default:
-      return .none
-    }
-  }
+  static let reducer = Reduce<State, Action> { _, _ in .none }
+    .scope(State.detail, action: Action.detail, child: Detail.reduce)
+    .scope(State.settings, action: Action.settings, child: Settings.reduce)
 }
 
 /// The sheet: a form whose Save tells the app, then closes the sheet.
@@ -108,45 +97,35 @@ enum Destination: Equatable {
   enum Action { case editor(Editor.Action), alert(AlertAction) }
   enum AlertAction { case okTapped }
 
-  @MainActor static func reduce(_ state: inout Destination, _ action: Action) -> Effect<Action> {
-    switch (state, action) {
-    case (.editor(var editor), .editor(let action)):
-      defer { state = .editor(editor) }
-      return Editor.reduce(&editor, action).map(Action.editor)
-    case (.alert, .alert(.okTapped)):
-      return .dismiss
-    default:
-      return .none
-    }
+  static let reducer = Reduce<Destination, Action> { _, action in
+    if case .alert(.okTapped) = action { return .dismiss }
+    return .none
   }
+  .scope(Destination.editor, action: Action.editor, child: Editor.reduce)
 }
 
 enum App {
   struct State {
-    var path: [Screen] = []
-    var nextID = 1
+    var path = StackState<Path.State>()
     var destination: Destination?
     var saved: [String] = []
   }
   enum Action {
-    case push(Screen.Kind)
+    case push(Path.State)
     case popTo(id: Int)
-    case path(id: Int, Screen.Action)
+    case path(id: Int, Path.Action)
     case showEditor, showAlert(String)
     case destination(Destination.Action)
   }
 
   @MainActor static func core(_ state: inout State, _ action: Action) -> Effect<Action> {
     switch action {
-    case .push(let kind):
-      state.path.append(Screen(id: state.nextID, kind: kind))
-      state.nextID += 1
+    case .push(let screen):
+      state.path.append(screen)
     case .path(_, .itemTapped(let item)):
-      state.path.append(Screen(id: state.nextID, kind: .detail(Detail.State(item: item))))
-      state.nextID += 1
+      state.path.append(.detail(Detail.State(item: item)))
     case .popTo(let id):
-      guard let index = state.path.firstIndex(where: { $0.id == id }) else { break }
-      state.path.removeSubrange((index + 1)...)
+      state.path.pop(to: id)
     case .showEditor:
       state.destination = .editor(Editor.State(draft: "Hello"))
     case .showAlert(let message):
@@ -160,13 +139,13 @@ enum App {
   }
 
   static let reducer = Reduce(core)
-    .ifLet(\.destination, action: Action.destination, child: Destination.reduce)
-    .forEach(\.path, action: Action.path, child: Screen.reduce)
+    .ifLet(\.destination, action: Action.destination, child: Destination.reducer)
+    .forEach(\.path, action: Action.path, child: Path.reducer)
 }
 
-func show(_ path: [Screen]) -> String {
+func show(_ path: StackState<Path.State>) -> String {
   path.map { screen in
-    switch screen.kind {
+    switch screen {
     case .list: "list"
     case .detail(let detail): "detail \(detail.item) (\(detail.text ?? "loading"))"
     case .settings: "settings"
@@ -178,22 +157,22 @@ let app = Store(initialState: App.State(), App.reducer)
 
 // A stack three screens deep: the list, a detail loading its item, the settings syncing.
 app.send(.push(.list))
-app.send(.path(id: 1, .itemTapped(7)))
-let load = app.send(.path(id: 2, .detail(.onAppear)))
+app.send(.path(id: 0, .itemTapped(7)))
+let load = app.send(.path(id: 1, .detail(.onAppear)))
 app.send(.push(.settings(Settings.State())))
-let sync = app.send(.path(id: 3, .settings(.onAppear)))
+let sync = app.send(.path(id: 2, .settings(.onAppear)))
 print("stack:", show(app.state.path))  // stack: list, detail 7 (loading), settings
 
 // Pop several, back to the list: the detail's load and the settings' sync end in this send.
-app.send(.popTo(id: 1))
+app.send(.popTo(id: 0))
 print("stack:", show(app.state.path))  // stack: list
 print("load and sync cancelled:", load.isCancelled, sync.isCancelled)  // ... true true
 
 // A detail that loads, then pops itself with its Done button.
-app.send(.path(id: 1, .itemTapped(8)))
-await app.send(.path(id: 4, .detail(.onAppear))).finish()
+app.send(.path(id: 0, .itemTapped(8)))
+await app.send(.path(id: 3, .detail(.onAppear))).finish()
 print("stack:", show(app.state.path))  // stack: list, detail 8 (Item 8)
-app.send(.path(id: 4, .detail(.doneTapped)))
+app.send(.path(id: 3, .detail(.doneTapped)))
 print("stack:", show(app.state.path))  // stack: list
 
 // The sheet saves: it tells the app, then closes itself; its autosave ends with it.

@@ -654,6 +654,12 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
     nextID += newElements.count
   }
 
+  /// The screen with `id`, if it is in the stack: what a scoped store of one screen reads.
+  /// ```swift
+  /// let screen = store.scope(state: { $0.path[id: id] }, action: { .path(id: id, $0) })
+  /// ```
+  public subscript(id id: Int) -> Element? { ids.firstIndex(of: id).map { elements[$0] } }
+
   /// Pops the screen with `id`, if it is in the stack, and every screen above it.
   public mutating func pop(from id: Int) {
     if let index = ids.firstIndex(of: id) { removeSubrange(index...) }

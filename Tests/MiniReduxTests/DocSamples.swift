@@ -1441,10 +1441,7 @@ enum NavigationArticle {
   }
 
   enum Screen {
-    struct State: Equatable, Identifiable {
-      let id: Int
-      var title = ""
-    }
+    struct State: Equatable { var title = "" }
     enum Action: Sendable { case titleChanged(String) }
 
     static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
@@ -1459,11 +1456,11 @@ enum NavigationArticle {
   enum App {
     struct State: Equatable {
       var timer: Timer.State?
-      var path: [Screen.State] = []
+      var path = StackState<Screen.State>()
     }
     enum Action: Sendable {
       case showTimer, dismissTimer, timer(Timer.Action)
-      case push(Int), popTo(count: Int), path(id: Int, Screen.Action)
+      case push, popTo(count: Int), path(id: Int, Screen.Action)
     }
 
     static func core(_ state: inout State, _ action: Action) -> Effect<Action> {
@@ -1472,8 +1469,8 @@ enum NavigationArticle {
         state.timer = Timer.State(id: 1)
       case .dismissTimer, .timer(.delegate(.close)):
         state.timer = nil
-      case .push(let id):
-        state.path.append(Screen.State(id: id))
+      case .push:
+        state.path.append(Screen.State())
       case .popTo(let count):
         state.path.removeLast(state.path.count - count)
       case .timer, .path:
@@ -1489,11 +1486,19 @@ enum NavigationArticle {
 
   /// A dictionary of rows, embedded through its values.
   enum Keyed {
-    struct State { var rows: [Int: Screen.State] = [1: Screen.State(id: 1)] }
+    struct Row: Identifiable {
+      let id: Int
+      var title = ""
+    }
+    struct State { var rows: [Int: Row] = [1: Row(id: 1)] }
     enum Action: Sendable { case row(id: Int, Screen.Action) }
     static func core(_ state: inout State, _ action: Action) -> Effect<Action> { .none }
     static let reducer = Reduce(core)
-      .forEach(\.rows.values, action: Action.row, child: Screen.reduce)
+      .forEach(\.rows.values, action: Action.row) { row, action in
+        guard case .titleChanged(let title) = action else { return .none }
+        row.title = title
+        return .none
+      }
   }
 
   #if canImport(SwiftUI)
@@ -1515,12 +1520,12 @@ enum NavigationArticle {
         VStack {
           NavigationStack(
             path: Binding(
-              get: { store.path.map(\.id) }, set: { store.send(.popTo(count: $0.count)) })
+              get: { store.path.ids }, set: { store.send(.popTo(count: $0.count)) })
           ) {
             HomeView(store: store)
               .navigationDestination(for: Int.self) { id in
                 if let screen = store.scope(
-                  state: { $0.path.first { $0.id == id } }, action: { .path(id: id, $0) })
+                  state: { $0.path[id: id] }, action: { .path(id: id, $0) })
                 {
                   ScreenView(store: screen)
                 }
@@ -1534,11 +1539,8 @@ enum NavigationArticle {
               TimerView(store: timer)
             }
           }
-          List(store.path) { screen in
-            if let row = store.scope(
-              state: { $0.path.first { $0.id == screen.id } },
-              action: { .path(id: screen.id, $0) })
-            {
+          List(store.path.ids, id: \.self) { id in
+            if let row = store.scope(state: { $0.path[id: id] }, action: { .path(id: id, $0) }) {
               TextField(
                 "Title",
                 text: Binding(get: { row.title }, set: { row.send(.titleChanged($0)) }))
@@ -1621,23 +1623,22 @@ struct NavigationArticleSamples {
   func viewExpressions() {
     let store = Store(initialState: App.State(), App.reducer)
     store.send(.showTimer)
-    store.send(.push(1))
-    store.send(.push(2))
+    store.send(.push)
+    store.send(.push)
     // The navigation path's binding, the destination's scope and the sheet's scope.
-    let path = { store.path.map(\.id) }
+    let path = { store.path.ids }
     let setPath: ([Int]) -> Void = { store.send(.popTo(count: $0.count)) }
-    let id = 2
-    let screen = store.scope(
-      state: { $0.path.first { $0.id == id } }, action: { .path(id: id, $0) })
+    let id = 1
+    let screen = store.scope(state: { $0.path[id: id] }, action: { .path(id: id, $0) })
     let timer = store.scope(state: \.timer, action: App.Action.timer)
-    #expect(path() == [1, 2] && screen?.state.id == 2 && timer?.state.id == 1)
+    #expect(path() == [0, 1] && screen != nil && timer?.state.id == 1)
     // The text field's binding.
     let row = screen!
     let setTitle: (String) -> Void = { row.send(.titleChanged($0)) }
     setTitle("Inbox")
-    #expect(row.state.title == "Inbox")
-    setPath([1])
-    #expect(store.state.path.map(\.id) == [1] && row.state.title == "Inbox")
+    #expect(row.state.title == "Inbox" && store.path[1].title == "Inbox")
+    setPath([0])
+    #expect(store.state.path.ids == [0] && row.state.title == "Inbox")
     let keyed = Store(
       initialState: NavigationArticle.Keyed.State(), NavigationArticle.Keyed.reducer)
     keyed.send(.row(id: 1, .titleChanged("Keyed")))

@@ -212,4 +212,23 @@ struct StackTests {
     try await store.send(.popTo(0)) { $0.path.pop(to: 0) }
     try await store.finish()
   }
+
+  /// A screen that is `Identifiable` itself: the stack's ids still name it.
+  fileprivate struct Named: Equatable, Identifiable {
+    let id: String
+    var taps = 0
+  }
+
+  @Test("screens that are Identifiable themselves are still found by the stack's ids")
+  func identifiableScreens() {
+    let reducer = Reduce<StackState<Named>, (Int, Bool)> { _, _ in .none }
+      .forEach(\.self, action: { ($0, $1) }, extract: { $0 }) { (screen: inout Named, _: Bool) in
+        screen.taps += 1
+        return .none
+      }
+    let store = Store(initialState: [Named(id: "a"), Named(id: "b")], reducer)
+    store.send((1, true))
+    #expect(store.state.map(\.taps) == [0, 1] && store.state[id: 1]?.id == "b")
+    #expect(store.state[id: 7] == nil)
+  }
 }
