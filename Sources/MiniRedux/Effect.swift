@@ -305,28 +305,28 @@ extension Effect {
   // NB: `deinit` releases a deep tree in a loop, not recursively; the parts change only there.
   nonisolated final class Parts: @unchecked Sendable {
     private(set) var first: Effect
-    private(set) var others: [Effect]
+    private(set) var rest: [Effect]
     let height: Int
 
-    init(_ first: Effect, _ others: [Effect], height: Int? = nil) {
-      (self.first, self.others) = (first, others)
-      self.height = height ?? 1 + ([first] + others).map { $0.parts?.height ?? 0 }.max()!
+    init(_ first: Effect, _ rest: [Effect], height: Int? = nil) {
+      (self.first, self.rest) = (first, rest)
+      self.height = height ?? 1 + ([first] + rest).map { $0.parts?.height ?? 0 }.max()!
     }
 
     convenience init(_ effects: [Effect]) { self.init(effects[0], Array(effects.dropFirst())) }
-    var effects: [Effect] { [first] + others }
+    var effects: [Effect] { [first] + rest }
 
     deinit {
       // NB: A shallow tree, the usual one, goes the ordinary way, with no type lookups.
       guard height > 64 else { return }
       var pending = effects
-      (first, others) = (.none, [])
+      (first, rest) = (.none, [])
       while var effect = pending.popLast() {
         guard var parts = effect.parts else { continue }
         effect = .none
         guard isKnownUniquelyReferenced(&parts) else { continue }
         pending += parts.effects
-        (parts.first, parts.others) = (.none, [])
+        (parts.first, parts.rest) = (.none, [])
       }
     }
   }
@@ -474,7 +474,7 @@ nonisolated let keptCapacity = 16
   private var current: Lineage?
   /// The concatenations whose step may have ended, in order; `advance` checks.
   // NB: Of a type that does not depend on `Action`, as each send reads its count.
-  private var ready: [RunningEffect] = []
+  private var toAdvance: [RunningEffect] = []
   /// How a `Send` reaches this runtime: one closure for all its effects.
   private lazy var deliver: @MainActor @Sendable (Action, RunningEffect) -> Void = {
     [weak self] in self?.deliver($0, from: $1)
@@ -549,24 +549,24 @@ nonisolated let keptCapacity = 16
     queuedLineages.append(lineage)
   }
 
-  /// Reduces the queue and moves ready concatenations on until nothing is left, then tells the
-  /// observers; again if they sent meanwhile.
+  /// Reduces the queue and moves on the concatenations whose step may have ended, until nothing
+  /// is left, then tells the observers; again if they sent meanwhile.
   private func drain() {
     var (reduced, moved) = (0, 0)
     while true {
       if reduced < queuedLineages.count {
         reduceQueued(at: reduced)
         reduced += 1
-      } else if moved < ready.count {
+      } else if moved < toAdvance.count {
         moved += 1
-        advance(ready[moved - 1])
+        advance(toAdvance[moved - 1])
       } else {
         didChange()
-        if reduced == queuedLineages.count && moved == ready.count { break }
+        if reduced == queuedLineages.count && moved == toAdvance.count { break }
       }
     }
     if reduced > 0 { clearQueue() }
-    if moved > 0 { ready.removeAll(keepingCapacity: ready.capacity <= keptCapacity) }
+    if moved > 0 { toAdvance.removeAll(keepingCapacity: toAdvance.capacity <= keptCapacity) }
     isSending = false
   }
 
@@ -629,7 +629,7 @@ extension Runtime {
         guard let lineage = admit(lineage, in: step) else { break }
         let concatenation = Concatenation(lineage, step, ids, parts, origin: origin)
         registry.register(concatenation, task: nil)
-        ready.append(concatenation)
+        toAdvance.append(concatenation)
         if let first = concatenation.nextStep() { pending.append((first, concatenation, ids)) }
       default:
         startLeaf(effect, in: lineage, step: step, ids: ids, origin: origin)
@@ -697,7 +697,7 @@ extension Runtime {
     guard concatenation.stepCount == 0, !concatenation.hasEnded else { return }
     let concatenation = concatenation as! Concatenation<Action>
     if concatenation.phase == .running, let step = concatenation.nextStep() {
-      ready.append(concatenation)
+      toAdvance.append(concatenation)
       start(step, in: concatenation.lineage, step: concatenation, origin: concatenation.origin)
     } else {
       registry.end(concatenation)
@@ -706,7 +706,7 @@ extension Runtime {
 
   /// Moves on a concatenation whose step has ended: at once, unless a send is in progress.
   private func stepEnded(_ concatenation: RunningEffect) {
-    ready.append(concatenation)
+    toAdvance.append(concatenation)
     guard !isSending else { return }
     isSending = true
     // NB: A send made meanwhile, by an observer, belongs to the concatenation's lineage.
