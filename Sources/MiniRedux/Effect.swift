@@ -1071,6 +1071,9 @@ extension Registry {
           "MiniRedux: .dismiss for \(Dump.line(action)) did nothing, as its collection cannot "
             + "remove elements; embed an Array, or another RangeReplaceableCollection."))
     }
+    // NB: A child of an enum case's `scope` returns it under the case's id.
+    var effect = effect
+    while case .cancellable(_, _, let parts) = effect.operation { effect = parts.first }
     guard case .dismiss = effect.operation else {
       return Effect(
         operation: .report(

@@ -326,7 +326,8 @@ extension Reduce {
   /// This reducer, whose state is an enum (the screens of a stack, the destinations of a sheet),
   /// with a child feature for the case `embedState` makes: the child's reducer runs on that
   /// case's state for each action of the case `embed` makes, then this reducer runs. An action
-  /// for another case than the one the state shows is dropped and reported.
+  /// for another case than the one the state shows is dropped and reported, and the child's
+  /// effects end in the `send` that sets the state to another case, as `ifLet`'s do.
   /// ```swift
   /// static let reducer = Reduce<State, Action> { _, _ in .none }
   ///   .scope(State.detail, action: Action.detail, child: Detail.reduce)
@@ -359,8 +360,12 @@ extension Reduce {
       state = embedState(childState)
       return .merge(
         Registry.embed(
-          effect, { embed($0) }, at: \State.self, key: shown, owns: false,
-          child: { (state: State) in extractState(state) }, keys: { _ in { _ in true } }),
+          effect, { embed($0) }, at: \State.self, key: shown,
+          child: { (state: State) in extractState(state) },
+          keys: { state in
+            let now = caseName(state).map { AnyHashable(String(cString: $0)) }
+            return { $0 == now }
+          }),
         parent(&state, action))
     }
   }

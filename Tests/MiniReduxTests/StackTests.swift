@@ -231,4 +231,43 @@ struct StackTests {
     #expect(store.state.map(\.taps) == [0, 1] && store.state[id: 1]?.id == "b")
     #expect(store.state[id: 7] == nil)
   }
+
+  /// An app whose root state is an enum: logged out, or a session with a timer.
+  fileprivate enum Root {
+    enum State: Equatable { case loggedOut, session(StackScreen.State) }
+    enum Action: Equatable { case logIn, logOut, session(StackScreen.Action) }
+    static var reducer: Reduce<State, Action> {
+      Reduce { state, action in
+        switch action {
+        case .logIn: state = .session(StackScreen.State(title: "me"))
+        case .logOut: state = .loggedOut
+        case .session: break
+        }
+        return .none
+      }
+      .scope(State.session, action: Action.session, child: StackScreen.reduce)
+    }
+  }
+
+  @Test("setting an enum state to another case ends the previous case's effects in that send")
+  func caseSwitchEndsEffects() async throws {
+    let store = TestStore(initialState: Root.State.loggedOut, Root.reducer)
+    try await store.send(.logIn) { $0 = .session(StackScreen.State(title: "me")) }
+    try await store.send(.session(.start))
+    try await store.receive(.session(.tick)) {
+      $0 = .session(StackScreen.State(title: "me", ticks: 1))
+    }
+    try await store.send(.logOut) { $0 = .loggedOut }
+    try await store.finish()
+  }
+
+  @Test("a screen of one case of an enum path that dismisses itself is popped, with no report")
+  func enumScreenDismisses() async throws {
+    let store = TestStore(initialState: PathApp.State(), PathApp.reducer)
+    try await store.send(.push(.list(StackScreen.State(title: "l")))) {
+      $0.path.append(.list(StackScreen.State(title: "l")))
+    }
+    try await store.send(.path(id: 0, .list(.close))) { $0.path = [] }
+    try await store.finish()
+  }
 }
