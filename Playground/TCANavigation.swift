@@ -90,7 +90,7 @@ enum Editor {
   }
 }
 
-/// What the app presents: the sheet or an alert; its action cases are named after its cases.
+/// What the app presents: the sheet or an alert, each case a feature of its own.
 enum Destination: Equatable {
   case editor(Editor.State)
   case alert(String)

@@ -1037,18 +1037,6 @@ extension Registry {
 
   private static func id(of child: some Identifiable) -> AnyHashable { child.id }
 
-  /// The case `child`, an enum destination shown under `key`, shows, if `action` is an enum
-  /// case named otherwise: then the action is for a destination that is gone.
-  @usableFromInline static func otherCase<Child, ChildAction>(
-    of child: Child, _ key: AnyHashable, than action: ChildAction
-  ) -> String? {
-    // NB: The cheap test first: only an enum's key is a `String`, but for some `Identifiable`.
-    guard let shown = key.base as? String, !(child is any Identifiable),
-      let name = caseName(action), String(cString: name) != shown
-    else { return nil }
-    return shown
-  }
-
   /// An effect that reports more than one element with `id` in the collection at `path`.
   @usableFromInline static func duplicate<Action>(_ id: some Hashable, in path: AnyKeyPath)
     -> Effect<Action>

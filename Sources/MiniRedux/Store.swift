@@ -376,8 +376,9 @@ extension Reduce {
   /// The child's effects end in the `send` that sets it to `nil` or to another `id`; an action for
   /// a child that is not present is dropped and reported (<doc:NavigationAndChildFeatures>). An
   /// optional enum of destinations is a child per case: its effects end when another case is
-  /// set, and an action for another case than the one shown is dropped. A child whose reducer
-  /// returns ``Effect/dismiss`` is set to `nil` in that reduction.
+  /// set; a `Reduce` over the enum adds each case's feature with `scope(State.edit, ...)`, which
+  /// drops an action for another case than the one shown. A child whose reducer returns
+  /// ``Effect/dismiss`` is set to `nil` in that reduction.
   /// ```swift
   /// static let reducer = Reduce(core)
   ///   .ifLet(\.timer, action: Action.timer, child: Timer.reduce)
@@ -399,17 +400,14 @@ extension Reduce {
     let (parent, extract) = (reduce, extract ?? Registry.extract(embed))
     return Self { state, action in
       guard let childAction = extract(action) else { return parent(&state, action) }
-      guard let key = Registry.key(of: state[keyPath: path]) else {
-        return Registry.drop(action, "\(path) is nil")
-      }
-      if let shown = Registry.otherCase(of: state[keyPath: path]!, key, than: childAction) {
-        return Registry.drop(action, "\(path) shows .\(shown), not that case")
-      }
+      guard state[keyPath: path] != nil else { return Registry.drop(action, "\(path) is nil") }
       let effect = child(&state[keyPath: path]!, childAction)
       if effect.dismisses {
         state[keyPath: path] = nil
         return .merge(Registry.dismissed(effect, by: action), parent(&state, action))
       }
+      // NB: Who the child is after its own reducer ran: one that changes its own id keeps its effects.
+      let key = Registry.key(of: state[keyPath: path])!
       return .merge(
         Registry.embed(
           effect, { embed($0) }, at: path, key: key,

@@ -527,13 +527,8 @@ struct NavigationTests {
     let gate = Gate()
     defer { gate.open() }
     let ticker = Nav.ticker(gate)
-    let destination: Reducer<Destination, DestinationAction> = { destination, action in
-      guard case .ticker(var state) = destination, case .ticker(let action) = action else {
-        return .none
-      }
-      defer { destination = .ticker(state) }
-      return ticker(&state, action).map(DestinationAction.ticker)
-    }
+    let destination = Reduce<Destination, DestinationAction> { _, _ in .none }
+      .scope(Destination.ticker, action: DestinationAction.ticker, child: ticker).reduce
     let store = TestStore(
       initialState: State(),
       ifLet(
@@ -558,8 +553,8 @@ struct NavigationTests {
     let failure = await #expect(throws: TestStoreFailure.self) {
       try await store.send(.destination(.ticker(.listen)))
     }
-    #expect(failure?.message.contains("dropped .destination(.ticker(.listen))") == true)
-    #expect(failure?.message.contains("destination shows .alert, not that case") == true)
+    #expect(failure?.message.contains("dropped .ticker(.listen)") == true)
+    #expect(failure?.message.contains("the state shows .alert, not that case") == true)
     try await store.send(.destination(.alert))
     try await store.finish()
   }

@@ -167,4 +167,58 @@ struct ReduceTests {
     try await store.receive(Shapes<Int>.labelled, where: { $0 == .tap }) { $0 = 2 }
     try await store.finish()
   }
+
+  /// A child whose state is a state machine, not an enum of destinations.
+  fileprivate enum Loader {
+    enum State: Equatable { case idle, loading, loaded(Int) }
+    enum Action: Equatable { case start, finished(Int) }
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+      switch action {
+      case .start:
+        state = .loading
+        return .run { send in await send(.finished(3)) }
+      case .finished(let count):
+        state = .loaded(count)
+        return .none
+      }
+    }
+  }
+
+  @Test(
+    "an optional child whose state is an enum gets every action, and keeps the effects it starts")
+  func enumStateChild() async throws {
+    struct State: Equatable { var loader: Loader.State? = .idle }
+    enum Action: Equatable { case loader(Loader.Action) }
+    let reducer = Reduce<State, Action> { _, _ in .none }
+      .ifLet(\.loader, action: Action.loader, child: Loader.reduce)
+    let store = TestStore(initialState: State(), reducer)
+    // The child's action cases are not named after its state's cases, and it changes its own case.
+    try await store.send(.loader(.start)) { $0.loader = .loading }
+    try await store.receive(.loader(.finished(3))) { $0.loader = .loaded(3) }
+    try await store.finish()
+  }
+
+  @Test("an optional child that changes its own id keeps the effects it returned")
+  func childChangesItsOwnID() async throws {
+    struct Draft: Equatable, Identifiable {
+      var id = "draft"
+      var saved = false
+    }
+    enum DraftAction: Equatable { case save, saved }
+    struct State: Equatable { var draft: Draft? = Draft() }
+    enum Action: Equatable { case draft(DraftAction) }
+    let reducer = Reduce<State, Action> { _, _ in .none }
+      .ifLet(\.draft, action: Action.draft) { (draft: inout Draft, action: DraftAction) in
+        if action == .saved {
+          draft.saved = true
+          return .none
+        }
+        draft.id = "server-42"
+        return .run { send in await send(.saved) }
+      }
+    let store = TestStore(initialState: State(), reducer)
+    try await store.send(.draft(.save)) { $0.draft?.id = "server-42" }
+    try await store.receive(.draft(.saved)) { $0.draft?.saved = true }
+    try await store.finish()
+  }
 }
