@@ -448,8 +448,8 @@ extension Reduce {
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
     forEach(
-      path, id: { $0[$1].id }, remove: { Registry.remove($1, from: &$0) }, action: embed,
-      extract: extract, child: child)
+      path, id: { $0[$1].id }, key: { $0[$1].id }, remove: { Registry.remove($1, from: &$0) },
+      action: embed, extract: extract, child: child)
   }
 
   /// This reducer with a child feature per screen of a navigation stack at `path`, as
@@ -475,24 +475,29 @@ extension Reduce {
     child: @escaping Reducer<Screen, ChildAction>
   ) -> Self {
     forEach(
-      path, id: { $0.ids[$1] },
+      path, id: { $0.ids[$1] }, key: { $0.key(at: $1) },
       remove: {
         $0.removeSubrange($1...)
         return true
       }, action: embed, extract: extract, child: child)
   }
 
-  /// Both `forEach`s: `idAt` tells the id of the element at an index, and `remove` removes a
-  /// child that dismisses itself, returning whether it could.
-  @inlinable func forEach<Rows: MutableCollection, ID: Hashable & Sendable, ChildAction>(
+  /// Both `forEach`s: `idAt` tells the id of the element at an index, which actions name,
+  /// `keyAt` who it is, whose effects end when no element is it, and `remove` removes a child that
+  /// dismisses itself, returning whether it could.
+  @inlinable
+  func forEach<
+    Rows: MutableCollection, ID: Hashable & Sendable, Key: Hashable & Sendable, ChildAction
+  >(
     _ path: sending WritableKeyPath<State, Rows>, id idAt: @escaping (Rows, Rows.Index) -> ID,
+    key keyAt: @escaping (Rows, Rows.Index) -> Key,
     remove: @escaping (inout Rows, Rows.Index) -> Bool,
     action embed: @escaping (ID, ChildAction) -> Action,
     extract: (@MainActor (Action) -> (ID, ChildAction)?)?,
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
-    nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
+    nonisolated(unsafe) let (embed, idAt, keyAt, remove) = (embed, idAt, keyAt, remove)
     let (parent, extract) = (reduce, extract ?? Registry.extract { embed($0.0, $0.1) })
     func find(_ id: ID, in rows: Rows, after start: Rows.Index? = nil) -> Rows.Index? {
       rows.indices[(start.map(rows.index(after:)) ?? rows.startIndex)...].first {
@@ -511,17 +516,20 @@ extension Reduce {
         return .merge(
           Registry.dismissed(effect, by: action, removed: removed), parent(&state, action))
       }
+      let key = keyAt(state[keyPath: path], index)
       return .merge(
         isShared ? Registry.duplicate(id, in: path) : .none,
         Registry.embed(
-          effect, { embed(id, $0) }, at: path, key: id,
+          effect, { embed(id, $0) }, at: path, key: key,
           child: { (state: State) in
             // NB: Where it was first: a row's own children are found with no search while no row
             // moves, so rows that each have children in flight cost n, not n·n.
             let rows = state[keyPath: path]
             let isThere =
-              index >= rows.startIndex && index < rows.endIndex && idAt(rows, index) == id
-            return (isThere ? index : find(id, in: rows)).map { rows[$0] }
+              index >= rows.startIndex && index < rows.endIndex && keyAt(rows, index) == key
+            return (isThere ? index : rows.indices.first { keyAt(rows, $0) == key }).map {
+              rows[$0]
+            }
           },
           keys: { state in
             let rows = state[keyPath: path]
@@ -529,9 +537,9 @@ extension Reduce {
             return { key in
               // NB: Up to 8 keys, a search each; more, a set of the ids, made once: n + k, not n·k.
               searches += 1
-              if searches == 9 { ids = Set(rows.indices.lazy.map { AnyHashable(idAt(rows, $0)) }) }
+              if searches == 9 { ids = Set(rows.indices.lazy.map { AnyHashable(keyAt(rows, $0)) }) }
               return searches > 8
-                ? ids.contains(key) : rows.indices.contains { AnyHashable(idAt(rows, $0)) == key }
+                ? ids.contains(key) : rows.indices.contains { AnyHashable(keyAt(rows, $0)) == key }
             }
           }),
         parent(&state, action))
@@ -634,6 +642,9 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   /// The id of each screen, bottom first: a `NavigationStack`'s path.
   public private(set) var ids: [Int] = []
   private var nextID = 0
+  /// Tells this stack from another that gave the same ids, such as one assigned in its place: a
+  /// screen is who it is by both, so a screen replaced by another with its id still ends.
+  private var generation = Int.random(in: .min ... .max)
 
   /// An empty stack.
   public init() {}
@@ -662,6 +673,22 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   /// let screen = store.scope(state: { $0.path[id: id] }, action: { .path(id: id, $0) })
   /// ```
   public subscript(id id: Int) -> Element? { ids.firstIndex(of: id).map { elements[$0] } }
+
+  /// Who the screen at `index` is: its stack and its id.
+  @usableFromInline func key(at index: Int) -> SIMD2<Int> { SIMD2(generation, ids[index]) }
+
+  /// Swaps two screens, with their ids, as reversing and `removeAll(where:)` do. (Sorting moves
+  /// screens without their ids: a stack is ordered by pushes, not sorted.)
+  public mutating func swapAt(_ i: Int, _ j: Int) {
+    elements.swapAt(i, j)
+    ids.swapAt(i, j)
+  }
+
+  /// Removes the screens that `shouldBeRemoved` accepts; the others keep their ids.
+  public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    let kept = try elements.indices.filter { try !shouldBeRemoved(elements[$0]) }
+    (elements, ids) = (kept.map { elements[$0] }, kept.map { ids[$0] })
+  }
 
   /// Pops the screen with `id`, if it is in the stack, and every screen above it.
   public mutating func pop(from id: Int) {

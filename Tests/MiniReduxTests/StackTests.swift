@@ -270,4 +270,65 @@ struct StackTests {
     try await store.send(.path(id: 0, .list(.close))) { $0.path = [] }
     try await store.finish()
   }
+
+  /// A stack of screens that each tick once per value fed to `stream` while listening.
+  fileprivate static func listeners(_ stream: AsyncStream<Void>)
+    -> Reduce<StackState<StackScreen.State>, StackAction>
+  {
+    Reduce { path, action in
+      switch action {
+      case .reset(let title): path = [StackScreen.State(title: title)]
+      case .removeTitled(let title): path.removeAll { $0.title == title }
+      case .push(let title): path.append(StackScreen.State(title: title))
+      case .path: break
+      }
+      return .none
+    }
+    .forEach(\.self, action: StackAction.path) { screen, action in
+      switch action {
+      case .start: return .run { send in for await _ in stream { await send(.tick) } }
+      case .tick: screen.ticks += 1
+      case .close: break
+      }
+      return .none
+    }
+  }
+
+  @Test("a stack assigned in place of another ends the old screens' effects, though ids repeat")
+  func replacedStackEndsItsScreens() async throws {
+    let (stream, feed) = AsyncStream<Void>.makeStream()
+    defer { feed.finish() }
+    let store = TestStore(initialState: [], Self.listeners(stream))
+    try await store.send(.reset("old")) { $0 = [StackScreen.State(title: "old")] }
+    try await store.send(.path(id: 0, .start))
+    try await store.send(.reset("new")) { $0 = [StackScreen.State(title: "new")] }
+    // The old screen's listener ended in that send: nothing is left to tick the new one.
+    #expect(store.state.ids == [0])
+    try await store.finish()
+  }
+
+  @Test("removeAll(where:), swapAt and reversing move screens with their ids")
+  func screensKeepTheirIDs() async throws {
+    var path: StackState<String> = ["a", "b", "c", "d"]
+    path.removeAll { $0 == "b" }
+    #expect(path.ids == [0, 2, 3] && Array(path) == ["a", "c", "d"])
+    path.reverse()
+    #expect(path.ids == [3, 2, 0] && path[id: 2] == "c")
+
+    // And in a store: removing "b" ends b's listener, and c keeps its own.
+    let (stream, feed) = AsyncStream<Void>.makeStream()
+    defer { feed.finish() }
+    let store = TestStore(initialState: [], Self.listeners(stream))
+    for title in ["a", "b", "c"] {
+      try await store.send(.push(title)) { $0.append(StackScreen.State(title: title)) }
+    }
+    try await store.send(.path(id: 1, .start))
+    try await store.send(.removeTitled("b")) { $0.removeAll { $0.title == "b" } }
+    #expect(store.state.ids == [0, 2])
+    try await store.finish()
+  }
+}
+
+fileprivate enum StackAction: Equatable {
+  case reset(String), removeTitled(String), push(String), path(id: Int, StackScreen.Action)
 }
