@@ -533,9 +533,9 @@ nonisolated let keptCapacity = 16
         registry.forget(embedding)
         registry.report(
           "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded at "
-            + "\(embedding) inside a reducer that was embedded by hand, with Effect.map, so it cannot "
-            + "tell when that child is removed, and its effects will not end with it. Embed the "
-            + "reducer with scope, ifLet or forEach.")
+            + "\(embedding) inside a reducer that was embedded by hand (called from another "
+            + "reducer, its effect mapped), so it cannot tell when that child is removed, and its "
+            + "effects will not end with it. Embed the reducer with scope, ifLet or forEach.")
         continue
       }
       let isPresent = keys(state)
@@ -1002,7 +1002,7 @@ extension Registry {
 
   /// Extracts from an action the payload of the case `embed` makes, telling cases apart by name,
   /// as `print` does; the name is learned from the first action whose payload is a `Payload`, and
-  /// the names of other cases as they come, so that each case is reflected on once.
+  /// the names of cases with no payload as they come, so that each is reflected on once.
   @usableFromInline nonisolated static func extract<Action, Payload>(
     _ embed: @escaping (Payload) -> Action
   ) -> @MainActor (Action) -> Payload? {
@@ -1020,7 +1020,8 @@ extension Registry {
       guard actionName == name || name == nil && !others.contains(actionName) else { return nil }
       let payload = Dump.enumCase(action, as: Payload.self).payload
       name = name ?? payload.flatMap { caseName(embed($0)) }
-      if actionName != name { others.append(actionName) }
+      // NB: Only a case with no payload is surely not the child's before its name is learned.
+      if name == nil, Mirror(reflecting: action).children.isEmpty { others.append(actionName) }
       return actionName == name ? payload : nil
     }
   }

@@ -263,8 +263,10 @@ extension Store {
 /// A feature's reducer as a value, to which each child feature is added by one call, in the order
 /// a reader thinks of them: the feature's own logic, then its children (<doc:CompositionAndScoping>).
 ///
-/// Each call names the child's state and the case of `Action` that wraps the child's actions; the
-/// child's reducer runs first, then the feature's own, for every action.
+/// Each call names the child's state and the case of `Action` that wraps the child's actions, as
+/// the function that makes it (`Action.row`); the child's reducer runs first, then the feature's
+/// own, for every action. A closure in its place that wraps further (a case inside a case) is
+/// never matched by the case's name: pass `extract:` with it.
 /// ```swift
 /// static let reducer = Reduce(core)
 ///   .scope(\.header, action: Action.header, child: Header.reduce)

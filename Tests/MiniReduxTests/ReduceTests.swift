@@ -221,4 +221,15 @@ struct ReduceTests {
     try await store.receive(.draft(.saved)) { $0.draft?.saved = true }
     try await store.finish()
   }
+
+  @Test("a payload that is not the child's action does not hide its case for good")
+  func castFailureDoesNotHideTheCase() {
+    enum Action: Equatable { case child(Tally.Action?) }
+    let reducer = Reduce<Tally.State, Action> { _, _ in .none }
+      .scope(\.self, action: { Action.child($0) }, child: Tally.reduce)
+    let store = Store(initialState: Tally.State(), reducer)
+    store.send(.child(nil))  // Not a `Tally.Action`: the case is not learned from it.
+    store.send(.child(.tap))
+    #expect(store.count == 1)
+  }
 }
