@@ -293,6 +293,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
 extension Reduce {
   /// This reducer with a child feature that is always there, at `path`: the child's reducer runs
   /// on that part of the state for each action of the case `embed` makes, then this reducer runs.
+  /// The store reads `path` after each `send` while the child's own children have effects in
+  /// flight, so it must stay valid: for an element of a collection, `\.panels[0]`, use `forEach`.
   /// ```swift
   /// static let reducer = Reduce(core)
   ///   .scope(\.counter, action: Action.counter, child: Counter.reduce)
