@@ -1018,7 +1018,7 @@ extension Registry {
         )
       }
       guard actionName == name || name == nil && !others.contains(actionName) else { return nil }
-      let payload = Dump.enumCase(action, as: Payload.self).payload
+      let payload = Dump.payload(of: action, as: Payload.self)
       name = name ?? payload.flatMap { caseName(embed($0)) }
       // NB: Only a case with no payload is surely not the child's before its name is learned.
       if name == nil, Mirror(reflecting: action).children.isEmpty { others.append(actionName) }

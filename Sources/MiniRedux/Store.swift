@@ -924,16 +924,15 @@ public func printChanges<State, Action>(
 
 /// How values are shown: one field per line, short values on one line, and a line diff.
 enum Dump {
-  /// The case of `value`, an enum, and its payload, if it has one and it is a `Payload`: a single
+  /// The payload of `value`'s case, an enum's, if it has one and it is a `Payload`: a single
   /// labelled value, `case row(action: Row.Action)`, is itself, though reflected as a tuple of one.
-  static func enumCase<Payload>(_ value: Any, as _: Payload.Type = Any.self)
-    -> (label: String?, payload: Payload?)
-  {
-    guard let child = Mirror(reflecting: value).children.first else { return ("\(value)", nil) }
-    if let payload = child.value as? Payload { return (child.label, payload) }
+  /// (Cases are told apart by `caseName`.)
+  static func payload<Payload>(of value: Any, as _: Payload.Type) -> Payload? {
+    guard let child = Mirror(reflecting: value).children.first else { return nil }
+    if let payload = child.value as? Payload { return payload }
     let tuple = Mirror(reflecting: child.value)
-    guard tuple.displayStyle == .tuple, tuple.children.count == 1 else { return (child.label, nil) }
-    return (child.label, tuple.children.first!.value as? Payload)
+    guard tuple.displayStyle == .tuple, tuple.children.count == 1 else { return nil }
+    return tuple.children.first!.value as? Payload
   }
 
   static func line(_ value: Any) -> String {
@@ -1273,9 +1272,8 @@ enum Dump {
   ) async throws {
     let expected = "the case of \(Action.self) that carries a \(Payload.self)"
     try await receive(expected, timeout, update, (fileID, filePath, line, column)) { action in
-      let (label, payload) = Dump.enumCase(action, as: Payload.self)
-      guard let payload else { return false }
-      return Dump.enumCase(embed(payload)).label == label && check(payload)
+      guard let payload = Dump.payload(of: action, as: Payload.self) else { return false }
+      return caseName(action) == caseName(embed(payload)) && check(payload)
     }
   }
 
