@@ -25,7 +25,8 @@
 ///   .cancellable(id: CancelID.load, cancelInFlight: true)
 /// ```
 public struct Effect<Action: Sendable>: Sendable {
-  let operation: Operation
+  @usableFromInline let operation: Operation
+  @usableFromInline nonisolated init(operation: Operation) { self.operation = operation }
 }
 
 // MARK: - Creating effects
@@ -198,11 +199,15 @@ extension Effect {
   ///   return .run { send in await send(.results(try await api.search(query))) }
   ///     .cancellable(id: CancelID.search, cancelInFlight: true)
   /// ```
-  public func cancellable(id: sending some Hashable, cancelInFlight: Bool = false) -> Self {
+  // NB: Inlinable, as what it makes is: a client of the package then makes the id's box and the
+  // parts with their types known, with no type lookup at run time (S5a 5%).
+  @inlinable public func cancellable(id: sending some Hashable, cancelInFlight: Bool = false)
+    -> Self
+  {
     cancellable(EffectID(id), cancelInFlight: cancelInFlight)
   }
 
-  func cancellable(_ id: EffectID, cancelInFlight: Bool = false) -> Self {
+  @inlinable func cancellable(_ id: EffectID, cancelInFlight: Bool = false) -> Self {
     if isNone && !cancelInFlight { return self }
     let parts = Parts(self, [], height: (parts?.height ?? 0) + 1)
     return Self(operation: .cancellable(id, cancelInFlight: cancelInFlight, parts))
@@ -225,7 +230,7 @@ extension Effect {
   ///   return .run { send in await send(.results(try await api.search(query))) }
   ///     .debounce(id: CancelID.search, for: .milliseconds(300))
   /// ```
-  public func debounce(
+  @inlinable public func debounce(
     id: sending some Hashable, for duration: Duration,
     clock: some Clock<Duration> = ContinuousClock()
   ) -> Self {
@@ -284,7 +289,7 @@ extension Send {
 extension Effect {
   // NB: Only `send` and `run` are `indirect`: then the enum's layout does not depend on `Action`,
   // telling its case needs no type lookup at run time, and an action may carry an effect.
-  enum Operation: Sendable {
+  @usableFromInline enum Operation: Sendable {
     case none
     indirect case send(Action)
     indirect case run(TaskPriority?, Body, Handler?)
@@ -298,17 +303,18 @@ extension Effect {
     case concatenate(Parts)
   }
 
-  typealias Body = @concurrent @Sendable (Send<Action>) async throws -> Void
-  typealias Handler = @concurrent @Sendable (any Error, Send<Action>) async -> Void
+  @usableFromInline typealias Body = @concurrent @Sendable (Send<Action>) async throws -> Void
+  @usableFromInline typealias Handler =
+    @concurrent @Sendable (any Error, Send<Action>) async -> Void
 
   /// The parts of a composite effect: a `cancellable`'s one part is `first`, with no array.
   // NB: `deinit` releases a deep tree in a loop, not recursively; the parts change only there.
-  nonisolated final class Parts: @unchecked Sendable {
-    private(set) var first: Effect
-    private(set) var rest: [Effect]
-    let height: Int
+  @usableFromInline nonisolated final class Parts: @unchecked Sendable {
+    @usableFromInline private(set) var first: Effect
+    @usableFromInline private(set) var rest: [Effect]
+    @usableFromInline let height: Int
 
-    init(_ first: Effect, _ rest: [Effect], height: Int? = nil) {
+    @inlinable init(_ first: Effect, _ rest: [Effect], height: Int? = nil) {
       (self.first, self.rest) = (first, rest)
       self.height = height ?? 1 + ([first] + rest).map { $0.parts?.height ?? 0 }.max()!
     }
@@ -331,14 +337,14 @@ extension Effect {
     }
   }
 
-  nonisolated var parts: Parts? {
+  @usableFromInline nonisolated var parts: Parts? {
     switch operation {
     case .cancellable(_, _, let parts), .merge(let parts), .concatenate(let parts): parts
     default: nil
     }
   }
 
-  var isNone: Bool { if case .none = operation { true } else { false } }
+  @usableFromInline var isNone: Bool { if case .none = operation { true } else { false } }
 
   /// Whether it is, or contains, `.dismiss`.
   @usableFromInline var dismisses: Bool {
@@ -359,8 +365,9 @@ extension Effect {
     do {
       try await body(send)
     } catch {
-      // NB: Cancellation is silent: an error thrown because of it is no failure.
-      guard !(error is CancellationError), !Task.isCancelled else { return }
+      // NB: Cancellation is silent: an error thrown because of it is no failure. The flag first:
+      // reading it costs less than the cast (1% of S5a).
+      guard !Task.isCancelled, !(error is CancellationError) else { return }
       guard let handler else {
         return miniReduxReport(
           "MiniRedux: an effect started by \(origin) threw \(error), and it has no catch: "
@@ -374,9 +381,11 @@ extension Effect {
 /// A cancellation id, compared by its type and its value.
 // NB: A typed box compares the value with no dynamic cast (`AnyHashable` costs S5a 8.5%). The
 // value is `sending`, not `Sendable`: made in its maker's isolation, then only hashed, compared.
-struct EffectID: Hashable, Sendable {
-  private let box: IDBox
-  init<Value: Hashable>(_ value: sending Value) { box = TypedIDBox(value, place: nil) }
+@usableFromInline struct EffectID: Hashable, Sendable {
+  @usableFromInline let box: IDBox
+  @inlinable init<Value: Hashable>(_ value: sending Value) {
+    box = TypedIDBox(value, place: nil)
+  }
 
   /// The id of an embedded child's effects, named by its place.
   init(_ place: Place) {
@@ -391,28 +400,28 @@ struct EffectID: Hashable, Sendable {
   /// Where an embedded child is: its `embedding`, its `key` there, and `keys`, a
   /// `(State) -> (AnyHashable) -> Bool` that tells, from a state of the store that embeds it,
   /// which keys of that embedding are present.
-  typealias Place = (embedding: AnyHashable, key: AnyHashable, keys: Any)
+  @usableFromInline typealias Place = (embedding: AnyHashable, key: AnyHashable, keys: Any)
 
-  static func == (lhs: Self, rhs: Self) -> Bool {
+  @usableFromInline static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.box === rhs.box || lhs.box.isEqual(to: rhs.box)
   }
 
-  func hash(into hasher: inout Hasher) { box.hash(into: &hasher) }
+  @usableFromInline func hash(into hasher: inout Hasher) { box.hash(into: &hasher) }
 }
 
 // NB: Unchecked, as a place's `keys` is not `Sendable`: only a store's runtime calls it, on the
 // main actor.
-private class IDBox: @unchecked Sendable {
+@usableFromInline class IDBox: @unchecked Sendable {
   let place: EffectID.Place?
-  init(place: EffectID.Place?) { self.place = place }
+  @usableFromInline init(place: EffectID.Place?) { self.place = place }
   func isEqual(to other: IDBox) -> Bool { preconditionFailure("MiniRedux: IDBox is abstract") }
   func hash(into hasher: inout Hasher) { preconditionFailure("MiniRedux: IDBox is abstract") }
 }
 
-private final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
+@usableFromInline final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
   let value: Value
 
-  init(_ value: sending Value, place: EffectID.Place?) {
+  @usableFromInline init(_ value: sending Value, place: EffectID.Place?) {
     self.value = value
     super.init(place: place)
   }
