@@ -580,6 +580,37 @@ struct StoreTaskTests {
     #expect(store.state == ["start", "middle", "end"])
   }
 
+  @Test("finish() in several tasks: a cancelled one returns at once, the others when effects end")
+  func severalTasksFinish() async {
+    // Given: an effect that ignores cancellation until the gate opens, and three tasks that await
+    // the finish() of its send, in order.
+    let gate = Gate()
+    let store = Store<[String], Action>(initialState: []) { state, action in
+      state.append("\(action)")
+      return action == .start ? .run { _ in await gate.wait() } : .none
+    }
+    let task = store.send(.start)
+    let finished = Recorder<Int>()
+    let waiters = (0..<3).map { index in
+      Task { @MainActor in
+        await task.finish()
+        finished.append(index)
+      }
+    }
+    await eventually { gate.waiterCount == 1 }
+    for _ in 0..<100 { await Task.yield() }
+
+    // When: the first and the second task are cancelled
+    waiters[0].cancel()
+    waiters[1].cancel()
+
+    // Then: both return at once; the third returns once the effect ends.
+    await eventually { finished.values.count == 2 }
+    #expect(Set(finished.values) == [0, 1])
+    gate.open()
+    await eventually { finished.values.count == 3 }
+  }
+
   @Test("cancel() cancels the effects of the action and of the actions they sent back")
   func cancelIsTransitive() async {
     // Given: .middle's effect (a grandchild of the send) sends .end when the gate opens, then
