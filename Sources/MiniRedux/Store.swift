@@ -838,15 +838,12 @@ extension Store {
   private func notifyObservers() {
     if isStateObserved {
       isStateObserved = false
-      registrar.willSet(self, keyPath: stateKeyPath)
-      registrar.didSet(self, keyPath: stateKeyPath)
+      registrar.withMutation(of: self, keyPath: stateKeyPath) {}
     }
     for index in observed.indices where observed[index].isObserved && observed[index].changed() {
       // NB: First, as an observer told of the change may read it again.
       observed[index].isObserved = false
-      let path = observed[index].path as! KeyPath<Store, Int>
-      registrar.willSet(self, keyPath: path)
-      registrar.didSet(self, keyPath: path)
+      registrar.withMutation(of: self, keyPath: observed[index].path as! KeyPath<Store, Int>) {}
     }
     isObserved = isStateObserved || observed.contains { $0.isObserved }
   }
