@@ -1666,18 +1666,16 @@ public final class TestClock: Clock, @unchecked Sendable {
     // NB: One minute for the whole advance: past it, effects that keep running are given up on.
     let deadline = ContinuousClock.now + patience
     var settled = await settle(before: deadline)
-    while true {
-      let due = queue.sync { () -> [CheckedContinuation<Void, Never>]? in
-        guard let next = state.sleepers.values.map(\.deadline).min(), next <= end else {
-          state.now = end
-          return nil
-        }
-        state.now = next
-        let due = state.sleepers.filter { $0.value.deadline <= next }.sorted { $0.key < $1.key }
-        for (id, _) in due { state.sleepers[id] = nil }
-        return due.map(\.value.wake)
+    while let due = queue.sync(execute: { () -> [CheckedContinuation<Void, Never>]? in
+      guard let next = state.sleepers.values.map(\.deadline).min(), next <= end else {
+        state.now = end
+        return nil
       }
-      guard let due else { break }
+      state.now = next
+      let due = state.sleepers.filter { $0.value.deadline <= next }.sorted { $0.key < $1.key }
+      for (id, _) in due { state.sleepers[id] = nil }
+      return due.map(\.value.wake)
+    }) {
       for sleeper in due { sleeper.resume() }
       settled = await settle(before: deadline) && settled
     }
