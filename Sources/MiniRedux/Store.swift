@@ -1010,8 +1010,7 @@ enum Dump {
         return [".\(value)"]
       }
       let inner = render(payload.value, width: width, depth: depth + 1)
-      let isTuple = Mirror(reflecting: payload.value).displayStyle == .tuple
-      return isTuple
+      return Mirror(reflecting: payload.value).displayStyle == .tuple
         ? [".\(label)\(inner[0])"] + inner.dropFirst() : wrap(".\(label)(", [inner], ")", width)
     case .struct, .class:
       guard !(value is CustomStringConvertible || value is CustomDebugStringConvertible) else {
@@ -1157,11 +1156,10 @@ enum Dump {
     column: UInt = #column
   ) async throws -> StoreTask {
     let (step, at) = ("send(\(Dump.line(action)))", (fileID, filePath, line, column))
-    let unasserted = log.received.map { "  " + Dump.line($0.action) }
+    let unasserted = log.received.map { "\n  " + Dump.line($0.action) }.joined()
     log.received.removeAll()
     if exhaustivity == .on, !unasserted.isEmpty {
-      let list = unasserted.joined(separator: "\n")
-      try fail("\(step): actions received earlier were not asserted with receive:\n\(list)", at)
+      try fail("\(step): actions received earlier were not asserted with receive:" + unasserted, at)
     }
     let before = store.state
     log.sentState = nil
@@ -1194,8 +1192,7 @@ enum Dump {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async throws {
-    let shown = Dump.line(expected)
-    let at = (fileID, filePath, line, column)
+    let (shown, at) = (Dump.line(expected), (fileID, filePath, line, column))
     guard let equatable = expected as? any Equatable else {
       return try fail(
         "receive(\(shown)): \(Action.self) is not Equatable; declare it "
