@@ -863,11 +863,13 @@ extension Store {
   private func notifyListeners() {
     let (state, cancellations) = (read(), cancellations)
     // NB: Over a copy, as a listener may subscribe; one cancelled meanwhile hears nothing.
-    for entry in listeners
-    where self.cancellations == cancellations || listeners.contains(where: { $0.id == entry.id }) {
+    for entry in listeners {
+      if self.cancellations != cancellations, !isSubscribed(entry.id) { continue }
       entry.listener(state)
     }
   }
+
+  private func isSubscribed(_ id: Int) -> Bool { listeners.contains { $0.id == id } }
 
   private func notifyScopes() {
     let state = read()
