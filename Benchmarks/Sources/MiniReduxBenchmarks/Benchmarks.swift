@@ -108,6 +108,7 @@ struct Benchmarks {
     if selected("S12D") { rows.append(await scenarios.s12ForEachByCase()) }
     if selected("S13") { rows.append(await scenarios.s13FieldViews(scoped: false)) }
     if selected("S13B") { rows.append(await scenarios.s13FieldViews(scoped: true)) }
+    if selected("S14") { rows.append(await scenarios.s14NestedWrappers()) }
 
     let report = BenchmarkReport(
       mode: quick ? "quick" : "full", repetitions: repetitions, rows: rows,

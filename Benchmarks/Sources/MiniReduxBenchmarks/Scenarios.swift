@@ -237,6 +237,37 @@ struct Scenarios {
     return result
   }
 
+  // MARK: S14 an effect under nested wrappers
+
+  /// One send whose reducer returns a `.run` under `n` `cancellable` wrappers, each with an id of
+  /// its own, awaited: per wrapper, building it, starting the effect under it, registering and
+  /// unregistering its id, and releasing it. Linear at any depth, so this stays flat as n grows.
+  mutating func s14NestedWrappers() async -> Measurement {
+    let n = opaque(counts.roundTrips)
+    let store = Store<Int, Bool>(initialState: 0) { count, isStart in
+      guard isStart else {
+        count += 1
+        return .none
+      }
+      var effect = Effect<Bool>.run { send in await send(false) }
+      for id in 0..<n { effect = effect.cancellable(id: id) }
+      return effect
+    }
+    let result = await measure(
+      "S14", "an effect under \(grouped(n)) nested cancellable wrappers, per wrapper",
+      operations: n, repetitions: repetitions, floor: "S1"
+    ) {
+      await timed { await store.send(true).finish() }
+    }
+    checks.append(
+      Check(
+        name: "S14 the nested effect ran once per send and left no effect in flight",
+        passed: store.state == repetitions + 1 && (inFlightEffects(store) ?? 0) == 0,
+        detail: "ran \(store.state) of \(repetitions + 1), in flight "
+          + described(inFlightEffects(store))))
+    return result
+  }
+
   // MARK: S4 leak
 
   /// In-flight entries and live heap before and after `roundTrips` effects, store alive.
