@@ -276,6 +276,36 @@ struct DepthTests {
     effect = .none
   }
 
+  @Test("100,000 wrappers, each in a merge with a send: every send reduced, the .run under all ids")
+  func wrappersInMerges() async {
+    // Given: a .run under 100,000 wrappers, each in a merge with a .send beside it; -2 cancels
+    // the outermost id.
+    let gate = Gate()
+    var effect = Effect<Int>.run { send in
+      await gate.wait()
+      await send(-1)
+    }
+    for id in 0..<Self.depth { effect = .merge(effect.cancellable(id: id), .send(id)) }
+    let store = Store<[Int], Int>(initialState: []) { log, value in
+      log.append(value)
+      if value == -2 { return .cancel(id: Self.depth - 1) }
+      return value == Self.depth ? effect : .none
+    }
+
+    // When: it starts
+    let task = store.send(Self.depth)
+
+    // Then: each send is reduced once, and the .run runs under every id, which the outermost
+    // cancels whole.
+    #expect(store.state.sorted() == Array(0...Self.depth))
+    #expect(store.snapshot.effects == 1 && store.snapshot.ids == Self.depth)
+    store.send(-2)
+    #expect(store.snapshot.effects == 0 && store.snapshot.ids == 0)
+    gate.open()
+    await task.finish()
+    #expect(!store.state.contains(-1))
+  }
+
   @Test("a debounce of a duration no clock can reach waits until cancelled, without trapping")
   func absurdDebounce() async {
     let store = makeStore()
