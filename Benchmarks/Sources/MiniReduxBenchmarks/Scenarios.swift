@@ -240,8 +240,9 @@ struct Scenarios {
   // MARK: S14 an effect under nested wrappers
 
   /// One send whose reducer returns a `.run` under `n` `cancellable` wrappers, each with an id of
-  /// its own, awaited: per wrapper, building it, starting the effect under it, registering and
-  /// unregistering its id, and releasing it. Linear at any depth, so this stays flat as n grows.
+  /// its own, awaited: the inner half each in a `merge` with a `.send`, the outer half a chain.
+  /// Per wrapper: building it, starting what is under it, registering and unregistering its id,
+  /// and releasing it. Linear at any depth, so this stays flat as n grows.
   mutating func s14NestedWrappers() async -> Measurement {
     let n = opaque(counts.roundTrips)
     let store = Store<Int, Bool>(initialState: 0) { count, isStart in
@@ -250,7 +251,8 @@ struct Scenarios {
         return .none
       }
       var effect = Effect<Bool>.run { send in await send(false) }
-      for id in 0..<n { effect = effect.cancellable(id: id) }
+      for id in 0..<n / 2 { effect = .merge(effect.cancellable(id: id), .send(false)) }
+      for id in n / 2..<n { effect = effect.cancellable(id: id) }
       return effect
     }
     let result = await measure(
@@ -261,9 +263,10 @@ struct Scenarios {
     }
     checks.append(
       Check(
-        name: "S14 the nested effect ran once per send and left no effect in flight",
-        passed: store.state == repetitions + 1 && (inFlightEffects(store) ?? 0) == 0,
-        detail: "ran \(store.state) of \(repetitions + 1), in flight "
+        name: "S14 every action under the wrappers was reduced, and no effect is left in flight",
+        passed: store.state == (n / 2 + 1) * (repetitions + 1)
+          && (inFlightEffects(store) ?? 0) == 0,
+        detail: "reduced \(store.state) of \((n / 2 + 1) * (repetitions + 1)), in flight "
           + described(inFlightEffects(store))))
     return result
   }
