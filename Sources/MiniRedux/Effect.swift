@@ -442,7 +442,7 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
 
 /// Adds `id` to `ids`, in place: a chain of wrappers costs n, not n·n.
 nonisolated func add(_ id: EffectID, to ids: inout EffectIDs) {
-  if ids.first == nil { ids.first = id } else { ids.rest.append(id) }
+  if case .none = ids.first { ids.first = id } else { ids.rest.append(id) }
 }
 
 // MARK: - Running effects
