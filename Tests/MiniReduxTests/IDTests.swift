@@ -22,7 +22,7 @@ private func forever(_ line: String) -> Effect<Event> {
 }
 
 @MainActor
-@Suite("Ids nested and repeated, finish() waiters, effects' errors")
+@Suite("Ids nested and repeated, finish() waiters")
 struct IDTests {
   @Test("an id twice around one effect registers it once; cancelling it leaves nothing")
   func duplicateID() async {
@@ -281,76 +281,6 @@ struct IDTests {
     for _ in 0..<100 { await Task.yield() }
     #expect(finished.values.count == 7)
     #expect(store.snapshot.effects == 0)
-  }
-
-  @Test("finish() in two tasks: cancelling the second leaves the first waiting")
-  func secondWaiterCancelled() async {
-    let gate = Gate()
-    let store = makeStore()
-    let task = store.send(.start(.run { _ in await gate.wait() }))
-    let finished = Recorder<Int>()
-    let waiters = (0..<2).map { index in
-      Task { @MainActor in
-        await task.finish()
-        finished.append(index)
-      }
-    }
-    await eventually { gate.waiterCount == 1 }
-    for _ in 0..<100 { await Task.yield() }
-    waiters[1].cancel()
-    await eventually { finished.values == [1] }
-    for _ in 0..<100 { await Task.yield() }
-    #expect(finished.values == [1])
-    gate.open()
-    await eventually { finished.values == [1, 0] }
-  }
-
-  // MARK: Errors
-
-  struct Failure: Error {}
-
-  @Test("perform: an error reaches catch:, a CancellationError thrown uncancelled is silent")
-  func errors() async {
-    let (store, gate, handled) = (makeStore(), Gate(), Recorder<String>())
-    let (_, reports) = await capturingReports {
-      await store.send(
-        .start(
-          .run { _ in
-            throw Failure()
-          } catch: { error, send in
-            await send(.log("caught \(error)"))
-          }.cancellable(id: RID.a))
-      ).finish()
-      await store.send(
-        .start(
-          .run { _ in
-            throw CancellationError()
-          } catch: { _, _ in
-            handled.append("thrown")
-          })
-      ).finish()
-      await store.send(.start(.run { _ in throw CancellationError() })).finish()
-      let cancelled = store.send(
-        .start(
-          .run { _ in
-            await gate.wait()
-            throw Failure()
-          } catch: { _, _ in
-            handled.append("after cancel")
-          }
-          .cancellable(id: RID.b)))
-      store.send(.start(.cancel(id: RID.b)))
-      gate.open()
-      await cancelled.finish()
-      await store.send(.start(.run { _ in throw Failure() }.debounce(id: RID.c, for: .zero)))
-        .finish()
-    }
-    #expect(store.state.first(where: { $0.hasPrefix("caught") }) == "caught Failure()")
-    #expect(handled.values.isEmpty)
-    #expect(reports.count == 1)
-    #expect(reports.first?.contains("Failure()") == true)
-    #expect(store.snapshot.effects == 0)
-    #expect(store.snapshot.ids == 0)
   }
 
   // MARK: Ids of client types through the inlinable path
