@@ -1,4 +1,23 @@
 // MiniRedux · Copyright (c) 2026 The MiniRedux authors · MIT License: https://opensource.org/license/mit
+//
+// Effect.swift: what an effect is, and how a store runs it. Store.swift holds the store.
+// The core, in the order an effect meets it:
+//   `Effect`: making, composing and cancelling effects; `Send`, how an operation sends back.
+//   What an effect is made of: `Effect.Operation`, `Parts`, `EffectID`.
+//   The runtime of a root store: the send loop (`Runtime.send`, `drain`), the interpreter
+//   (`start`), and the effects in flight (`Lineage`, `RunningEffect`, `Registry`).
+// Beyond the core: child features' part of the runtime, test failures, Combine.
+//
+// Two relations, and no third:
+// - Containment: a `cancellable`, a `merge` and a `concatenate` contain their parts. In flight,
+//   each `.run` and `.concatenate`, and each `merge` under ids, is a `RunningEffect` whose
+//   `parent` is what contains it: the effects in flight form a tree. An id covers what its
+//   wrapper contains; a concatenation moves on once what its step contains has ended.
+// - Causation: a `send` and everything its effects sent back is one `Lineage`, which a
+//   `StoreTask` waits for and cancels. An action an effect sends is reduced in the effect's
+//   lineage, never inside the effect: what that action starts is not contained in it.
+
+import Dispatch
 
 #if canImport(Combine)
   import Combine
@@ -29,7 +48,7 @@ public struct Effect<Action: Sendable>: Sendable {
   @usableFromInline nonisolated init(operation: Operation) { self.operation = operation }
 }
 
-// MARK: - Creating effects
+// MARK: - Making effects
 
 extension Effect {
   /// An effect that does nothing: what a reducer returns when an action only changes state.
@@ -71,24 +90,6 @@ extension Effect {
   ///   return .send(.delegate(.saved))
   /// ```
   public static func send(_ action: Action) -> Self { Self(operation: .send(action)) }
-
-  /// An effect that removes the child feature whose reducer returns it, in the same `send`: the
-  /// state an ``ifLet(_:state:action:embed:child:)`` embeds becomes `nil`, the element of a
-  /// ``forEach(_:state:action:embed:child:)`` collection leaves it, and the child's effects end.
-  ///
-  /// Return it alone: what the child returns with it ends with the child, unstarted, and is
-  /// reported. To tell the parent first, send the delegate action, then the one that dismisses.
-  /// ```swift
-  /// case .closeTapped:
-  ///   return .dismiss
-  /// case .saveTapped:
-  ///   return .run { [draft = state.draft] send in
-  ///     try await save(draft)
-  ///     await send(.delegate(.saved))
-  ///     await send(.closeTapped)
-  ///   }
-  /// ```
-  nonisolated public static var dismiss: Self { Self(operation: .dismiss) }
 }
 
 // MARK: - Composing effects
@@ -142,10 +143,11 @@ extension Effect {
     map(transform) { $0 }
   }
 
-  /// `map`, with every id inside renamed by `rename`: how an embedded child's ids become its own.
+  /// `map`, with each id inside renamed by `rename` (child features make a child's ids its own).
   func map<T>(_ transform: @escaping @Sendable (Action) -> T, ids rename: (EffectID) -> EffectID)
     -> Effect<T>
   {
+    // NB: A `.none`, `.send` or `.run`, the usual effect, skips the walk (HowItWorks' table).
     guard parts != nil else { return map(transform, rename, parts: []) }
     // NB: Loops, not recursion, as all walks of an effect: list parents first, map children first.
     var (effects, pending) = ([Self](), [self])
@@ -168,8 +170,9 @@ extension Effect {
     switch operation {
     case .none: return .none
     case .send(let action): return .send(transform(action))
+    case .pause(let body):
+      return Effect<T>(operation: .pause({ try await body(Send($0, transform)) }))
     case .cancel(let id): return Effect<T>(operation: .cancel(rename(id)))
-    case .report(let message): return Effect<T>(operation: .report(message))
     case .dismiss: return Effect<T>(operation: .dismiss)
     case .cancellable(let id, let cancelInFlight, _):
       return parts[0].cancellable(rename(id), cancelInFlight: cancelInFlight)
@@ -199,12 +202,11 @@ extension Effect {
   ///   return .run { send in await send(.results(try await api.search(query))) }
   ///     .cancellable(id: CancelID.search, cancelInFlight: true)
   /// ```
-  // NB: Inlinable, as what it makes is: a client of the package then makes the id's box and the
-  // parts with their types known, with no type lookup at run time (S5a 5%).
+  // NB: Inlinable, for a client to make the id's box with its type known (HowItWorks' table).
   @inlinable public func cancellable(id: sending some Hashable, cancelInFlight: Bool = false)
     -> Self
   {
-    cancellable(EffectID(id), cancelInFlight: cancelInFlight)
+    cancellable(TypedEffectID(id), cancelInFlight: cancelInFlight)
   }
 
   @inlinable func cancellable(_ id: EffectID, cancelInFlight: Bool = false) -> Self {
@@ -220,11 +222,14 @@ extension Effect {
   ///   return .cancel(id: CancelID.timer)
   /// ```
   public static func cancel(id: sending some Hashable) -> Self {
-    Self(operation: .cancel(EffectID(id)))
+    Self(operation: .cancel(TypedEffectID(id)))
   }
 
-  /// This effect after a sleep of `duration` on `clock`, all cancellable under `id` with
-  /// `cancelInFlight: true`: a newer debounced effect replaces it.
+  /// This effect after a pause of `duration` on `clock`, all cancellable under `id` with
+  /// `cancelInFlight: true`: a newer debounced effect replaces it, paused or working.
+  ///
+  /// The pause is not an effect of its own: a debounced effect cancelled during its pause or its
+  /// work counts as cancelled (``StoreTask/isCancelled``).
   /// ```swift
   /// case .queryChanged(let query):
   ///   return .run { send in await send(.results(try await api.search(query))) }
@@ -236,14 +241,15 @@ extension Effect {
   ) -> Self {
     // NB: The runtime traps on a deadline past Int64.max seconds; this one is years away still.
     let duration = min(duration, .seconds(Int64.max / 4))
+    let pause: Body = { _ in try await clock.sleep(for: duration) }
     guard case .run(let priority, let body, let handler) = operation else {
-      let wait = Self.run { _ in try await clock.sleep(for: duration) }
-      return Self.concatenate(wait, self).cancellable(id: id, cancelInFlight: true)
+      return Self.concatenate(Self(operation: .pause(pause)), self)
+        .cancellable(id: id, cancelInFlight: true)
     }
-    // NB: One `.run` is one task, which sleeps, then works: what a concatenation of the two does,
-    // at half the cost. Cancelled during its sleep, it never starts the work.
+    // NB: A `.run` pauses in its own task, then works: the rule of the concatenation, at half
+    // the cost. Cancelled during its pause, it never starts the work.
     let debounced: Body = { send in
-      try await clock.sleep(for: duration)
+      try await pause(send)
       try Task.checkCancellation()
       try await body(send)
     }
@@ -264,8 +270,9 @@ extension Effect {
 /// }
 /// ```
 public struct Send<Action: Sendable>: Sendable {
-  /// The effect that sends, and its store's way in, the same for all its effects.
+  /// The effect that sends.
   let running: RunningEffect
+  /// The store's way in, for all its effects; a closure, as a child's `Send` wraps its parent's.
   let deliver: @MainActor @Sendable (Action, RunningEffect) -> Void
 
   /// Sends `action`, unless the effect was cancelled; the store reduces it before this returns.
@@ -284,19 +291,19 @@ extension Send {
   }
 }
 
-// MARK: - The effect description
+// MARK: - What an effect is made of
 
 extension Effect {
-  // NB: Only `send` and `run` are `indirect`: then the enum's layout does not depend on `Action`,
-  // telling its case needs no type lookup at run time, and an action may carry an effect.
+  // NB: `send`, `run` and `pause` are `indirect`, so that the enum's layout does not depend on
+  // `Action` (HowItWorks' table), and an action may carry an effect.
   @usableFromInline enum Operation: Sendable {
     case none
     indirect case send(Action)
     indirect case run(TaskPriority?, Body, Handler?)
+    /// A debounce's pause: a `.run` that sends nothing and is not an effect of its own.
+    indirect case pause(Body)
     case cancel(EffectID)
-    /// Misuse an embedding found while reducing, for the store's reporter.
-    indirect case report(String)
-    /// Removes the child whose reducer returned it; its embedding acts on it.
+    /// Removes the child feature that returns it: the layer of child features interprets it.
     case dismiss
     case cancellable(EffectID, cancelInFlight: Bool, Parts)
     case merge(Parts)
@@ -323,7 +330,7 @@ extension Effect {
     var effects: [Effect] { [first] + rest }
 
     deinit {
-      // NB: A shallow tree, the usual one, goes the ordinary way, with no type lookups.
+      // NB: A shallow tree, the usual one, goes the ordinary way (HowItWorks' table).
       guard height > 64 else { return }
       var pending = effects
       (first, rest) = (.none, [])
@@ -346,17 +353,6 @@ extension Effect {
 
   @usableFromInline var isNone: Bool { if case .none = operation { true } else { false } }
 
-  /// Whether it is, or contains, `.dismiss`.
-  @usableFromInline var dismisses: Bool {
-    var pending = parts?.effects ?? []
-    if case .dismiss = operation { return true }
-    while let effect = pending.popLast() {
-      if case .dismiss = effect.operation { return true }
-      pending += effect.parts?.effects ?? []
-    }
-    return false
-  }
-
   // NB: `isolation: nil` runs this and the operation on the global executor in every compile mode.
   static func perform(
     _ body: Body, _ handler: Handler?, _ send: Send<Action>, startedBy origin: Action,
@@ -365,8 +361,7 @@ extension Effect {
     do {
       try await body(send)
     } catch {
-      // NB: Cancellation is silent: an error thrown because of it is no failure. The flag first:
-      // reading it costs less than the cast (1% of S5a).
+      // NB: Cancellation is silent: an error thrown because of it is no failure.
       guard !Task.isCancelled, !(error is CancellationError) else { return }
       guard let handler else {
         return miniReduxReport(
@@ -378,120 +373,74 @@ extension Effect {
   }
 }
 
-/// A cancellation id, compared by its type and its value.
-// NB: A typed box compares the value with no dynamic cast (`AnyHashable` costs S5a 8.5%). The
-// value is `sending`, not `Sendable`: made in its maker's isolation, then only hashed, compared.
-@usableFromInline struct EffectID: Hashable, Sendable {
-  @usableFromInline let box: IDBox
-  @inlinable init<Value: Hashable>(_ value: sending Value) {
-    box = TypedIDBox(value, place: nil)
+/// The ids of the `cancellable`s around an effect in flight, the first inline (HowItWorks' table).
+typealias EffectIDs = (first: EffectID?, rest: [EffectID])
+
+/// A cancellation id, compared by its type and its value: a box of one, or a child feature's place.
+// NB: A typed box compares the value with no dynamic cast (HowItWorks' table).
+@usableFromInline class EffectID: Hashable, @unchecked Sendable {
+  /// Whether the effects under this id belong to a part of the state that may go, which the
+  /// store then looks for after each reduction (`Runtime.endGoneChildren`: a child feature's).
+  let watchesState: Bool
+  @usableFromInline init(watchesState: Bool = false) { self.watchesState = watchesState }
+  func isEqual(to other: EffectID) -> Bool {
+    preconditionFailure("MiniRedux: EffectID is abstract")
+  }
+  @usableFromInline func hash(into hasher: inout Hasher) {
+    preconditionFailure("MiniRedux: EffectID is abstract")
   }
 
-  /// The id of an embedded child's effects, named by its place.
-  init(_ place: Place) {
-    // NB: Sound: the array of two `AnyHashable`s is made here, then only hashed and compared.
-    nonisolated(unsafe) let value = [place.embedding, place.key]
-    box = TypedIDBox(value, place: place)
+  @usableFromInline static func == (lhs: EffectID, rhs: EffectID) -> Bool {
+    lhs === rhs || lhs.isEqual(to: rhs)
   }
-
-  /// Where the child whose effects run under this id is, if it is an embedded child's id.
-  var place: Place? { box.place }
-
-  /// Where an embedded child is: its `embedding`, its `key` there, and `keys`, a
-  /// `(State) -> (AnyHashable) -> Bool` that tells, from a state of the store that embeds it,
-  /// which keys of that embedding are present.
-  @usableFromInline typealias Place = (embedding: AnyHashable, key: AnyHashable, keys: Any)
-
-  @usableFromInline static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.box === rhs.box || lhs.box.isEqual(to: rhs.box)
-  }
-
-  @usableFromInline func hash(into hasher: inout Hasher) { box.hash(into: &hasher) }
 }
 
-// NB: Unchecked, as a place's `keys` is not `Sendable`: only a store's runtime calls it, on the
-// main actor.
-@usableFromInline class IDBox: @unchecked Sendable {
-  let place: EffectID.Place?
-  @usableFromInline init(place: EffectID.Place?) { self.place = place }
-  func isEqual(to other: IDBox) -> Bool { preconditionFailure("MiniRedux: IDBox is abstract") }
-  func hash(into hasher: inout Hasher) { preconditionFailure("MiniRedux: IDBox is abstract") }
-}
+// NB: Unchecked, as the value is only `sending`: made in its maker's isolation, then only hashed
+// and compared.
+@usableFromInline final class TypedEffectID<Value: Hashable>: EffectID, @unchecked Sendable {
+  @usableFromInline let value: Value
 
-@usableFromInline final class TypedIDBox<Value: Hashable>: IDBox, @unchecked Sendable {
-  let value: Value
-
-  @usableFromInline init(_ value: sending Value, place: EffectID.Place?) {
+  @inlinable init(_ value: sending Value) {
     self.value = value
-    super.init(place: place)
+    super.init()
   }
 
-  override func hash(into hasher: inout Hasher) {
+  @usableFromInline override func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(Value.self))
     hasher.combine(value)
   }
 
-  override func isEqual(to other: IDBox) -> Bool {
+  override func isEqual(to other: EffectID) -> Bool {
     type(of: other) == Self.self && value == unsafeDowncast(other, to: Self.self).value
   }
 }
 
-/// The ids of the `cancellable`s around an effect in flight.
-// NB: The first inline, as most effects have one at most: an array for it costs S5a 3%.
-typealias EffectIDs = (first: EffectID?, rest: [EffectID])
-
-/// Adds `id` to `ids`, in place: a chain of wrappers costs n, not n·n.
-nonisolated func add(_ id: EffectID, to ids: inout EffectIDs) {
-  if case .none = ids.first { ids.first = id } else { ids.rest.append(id) }
-}
-
-// MARK: - Running effects
-
-// How a root store runs what it is sent, in the order an action meets it (the article "How it
-// works" has the map):
-// - `Runtime.send` reduces an action at once, or queues it if a send is in progress.
-// - `start` walks the effect the reducer returned, with a loop over an explicit stack: a `.send`
-//   queues its action, a `.run` becomes a `RunningEffect` with a task, a `.concatenate` a
-//   `Concatenation`, whose first step starts now; `.cancellable` and `.merge` are walked into.
-// - `drain` reduces the queue in order; once it is empty, it moves on the concatenations whose
-//   step may have ended (`advance`); when nothing is left, it tells the store's observers once.
-// - A `.run`'s operation sends through `Send`, which calls `deliver` on the main actor: the action
-//   is reduced as a `send` is, in the effect's lineage, never inside the effect. When the
-//   operation returns, `Registry.end` takes the effect out.
-//
-// Two relations, and no third:
-// - Causation: a `send` and everything its effects sent back is one `Lineage`, which a
-//   `StoreTask` waits for and cancels. Each effect in flight, and each action queued, counts in
-//   one lineage.
-// - Containment: an effect in flight is registered under the ids of the `cancellable`s around it
-//   (`Registry`), and one in a concatenation's step counts in that `Concatenation` (its `parent`),
-//   which moves on when its step's count drops to zero.
-// An action an effect sends joins the effect's lineage, never its containers: what it starts is
-// not part of the effect.
+// MARK: - The runtime of a root store
 
 /// How many elements an emptied buffer keeps room for: a few, not the largest burst ever.
 nonisolated let keptCapacity = 16
 
-/// The runtime of a root store: its state, the send loop and the effect interpreter.
-@MainActor final class Runtime<State, Action: Sendable> {
+/// The runtime of a root store: its state, the send loop and the effect interpreter; as a
+/// `Registry`, its effects in flight.
+@MainActor final class Runtime<State, Action: Sendable>: Registry, StoreCore {
   private(set) var state: State
   private let reducer: Reducer<State, Action>
   /// What each reduction runs inside, if the store was given one.
   private let context: (@MainActor (_ reduce: () -> Void) -> Void)?
-  let registry = Registry()
-  var didChange: @MainActor () -> Void = {}
+  /// Where effects' operations run, if not on the global executor: a `TaskExecutor`.
+  private let executor: AnyObject?
+  /// The store to tell of changes.
+  weak var store: Store<State, Action>?
   /// Whether the reducer has the state, so that no one else may read it.
   private(set) var isReducing = false
   private var isSending = false
   /// The actions waiting, and the lineage each counts in (`nil`: the send in progress's).
-  // NB: Two arrays, as code not specialized for `Action` looks `[(Action, Lineage?)]` up per use.
+  // NB: Two arrays, not one of pairs (HowItWorks' table).
   private var queuedActions: [Action] = []
   private var queuedLineages: [Lineage?] = []
-  /// The lineage of the send in progress, made when one of its effects first runs: a send that
-  /// starts none makes none.
+  /// The lineage of the send in progress, made when one of its effects first starts.
   private var current: Lineage?
-  /// The concatenations whose step may have ended, in order; `advance` checks.
-  // NB: Of a type that does not depend on `Action`, as each send reads its count.
+  /// The containers whose contents may have ended, in order; `advance` checks.
   private var toAdvance: [RunningEffect] = []
   /// How a `Send` reaches this runtime: one closure for all its effects.
   private lazy var deliver: @MainActor @Sendable (Action, RunningEffect) -> Void = {
@@ -500,15 +449,21 @@ nonisolated let keptCapacity = 16
 
   init(
     _ state: State, _ reducer: @escaping Reducer<State, Action>,
-    context: (@MainActor (_ reduce: () -> Void) -> Void)?
+    context: (@MainActor (_ reduce: () -> Void) -> Void)?, executor: AnyObject?
   ) {
-    (self.state, self.reducer, self.context) = (state, reducer, context)
-    registry.onStepEnd = { [weak self] in self?.stepEnded($0) }
+    (self.state, self.reducer, self.context, self.executor) = (state, reducer, context, executor)
   }
+
+  func read() -> State {
+    if isReducing { stateReadWhileReducing() }
+    return state
+  }
+
+  func send(_ action: Action) -> StoreTask { StoreTask(lineage: send(action, in: nil)) }
 
   /// Reduces `action` and what follows from it synchronously, its effects counting in `lineage`
   /// (a new one if `nil`), which it returns; queues it if a send is in progress.
-  func send(_ action: Action, in lineage: Lineage? = nil) -> Lineage? {
+  func send(_ action: Action, in lineage: Lineage?) -> Lineage? {
     guard !isSending else {
       enqueue(action, lineage)
       return nil
@@ -520,8 +475,8 @@ nonisolated let keptCapacity = 16
     return current
   }
 
-  /// Runs the reducer, starts its effect, then ends the effects of the children it removed; inside
-  /// the store's context, if it has one, so that the tasks started inherit its task-local values.
+  /// Runs the reducer and starts its effect, inside the store's context, if it has one, so that
+  /// the tasks started inherit its task-local values.
   private func reduce(_ action: Action, in lineage: Lineage?) {
     guard let context else { return reduceNow(action, in: lineage) }
     var calls = 0
@@ -530,35 +485,17 @@ nonisolated let keptCapacity = 16
       if calls == 1 { reduceNow(action, in: lineage) }
     }
     if calls != 1 {
-      registry.report("MiniRedux: a store's context called reduce \(calls) times; call it once.")
+      miniReduxReport("MiniRedux: a store's context called reduce \(calls) times; call it once.")
     }
   }
 
-  // NB: Inlined into both paths of `reduce`: a call costs a plain send 2% (S1).
-  @inline(__always) private func reduceNow(_ action: Action, in lineage: Lineage?) {
+  private func reduceNow(_ action: Action, in lineage: Lineage?) {
     isReducing = true
     let effect = reducer(&state, action)
     isReducing = false
-    if !effect.isNone { start(effect, in: lineage, step: nil, origin: action) }
-    if registry.hasChildren { cancelGoneChildren() }
-  }
-
-  /// Cancels the effects of the embedded children that the state no longer holds, whoever removed
-  /// them: their parent, a reducer around their embedding, a grandparent.
-  private func cancelGoneChildren() {
-    for (embedding, ids) in registry.children {
-      guard let keys = ids.first!.value.place!.keys as? (State) -> (AnyHashable) -> Bool else {
-        registry.forget(embedding)
-        registry.report(
-          "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded at "
-            + "\(embedding) inside a reducer that was embedded by hand (called from another "
-            + "reducer, its effect mapped), so it cannot tell when that child is removed, and its "
-            + "effects will not end with it. Embed the reducer with scope, ifLet or forEach.")
-        continue
-      }
-      let isPresent = keys(state)
-      for (key, id) in ids where !isPresent(key) { registry.cancel(id, around: nil) }
-    }
+    if !effect.isNone { start(effect, in: lineage, at: nil, origin: action) }
+    // NB: The one way in for a layer: ids of child features, which end with their child.
+    if hasWatched { endGoneChildren() }
   }
 
   private func enqueue(_ action: Action, _ lineage: Lineage?) {
@@ -568,7 +505,7 @@ nonisolated let keptCapacity = 16
   }
 
   /// Reduces the queue and moves on the concatenations whose step may have ended, until nothing
-  /// is left, then tells the observers; again if they sent meanwhile.
+  /// is left, then tells the store's observers; again if they sent meanwhile.
   private func drain() {
     var (reduced, moved) = (0, 0)
     while true {
@@ -579,7 +516,7 @@ nonisolated let keptCapacity = 16
         moved += 1
         advance(toAdvance[moved - 1])
       } else {
-        didChange()
+        store?.notify()
         if reduced == queuedLineages.count && moved == toAdvance.count { break }
       }
     }
@@ -589,8 +526,7 @@ nonisolated let keptCapacity = 16
   }
 
   /// Reduces a queued action, unless its task was cancelled meanwhile.
-  // NB: `queuedActions` is used only in functions of its own: code not specialized for `Action`
-  // looks its type up on entering a function that uses it, and most sends queue nothing.
+  // NB: The queue is used only in functions of its own (HowItWorks' table).
   private func reduceQueued(at index: Int) {
     let lineage = queuedLineages[index]
     if lineage?.isCancelled != true { reduce(queuedActions[index], in: lineage) }
@@ -616,130 +552,169 @@ nonisolated let keptCapacity = 16
           + "Call send only while the operation runs.")
     }
   }
+
+  override func dismiss(from effect: RunningEffect) { dismissChild(from: effect, origin: nil) }
+
+  /// Moves on a container whose contents have all ended: at once, unless a send is in progress.
+  override func emptied(_ container: RunningEffect) {
+    toAdvance.append(container)
+    guard !isSending else { return }
+    isSending = true
+    // NB: A send made meanwhile, by an observer, belongs to the container's lineage.
+    current = container.lineage.isCancelled ? nil : container.lineage
+    drain()
+    current = nil
+  }
+
+  func attach(_ store: Store<State, Action>) {}
+
+  /// Stops the program with advice; reading the state would crash as an exclusivity violation.
+  private func stateReadWhileReducing() -> Never {
+    fatalError(
+      "MiniRedux: the state of a Store<\(State.self), \(Action.self)> was read inside its own "
+        + "reducer (store.state, a scoped store's state, or subscribe or scope on a scoped store). "
+        + "Inside the reducer, use the `inout` state it is given; subscribe and scope outside it.")
+  }
 }
 
-// MARK: - The effect interpreter
+// MARK: - The interpreter
 
 extension Runtime {
-  /// Starts `effect`, which `origin` returned, in `lineage`, inside a concatenation's `step`.
+  /// Starts `effect`, which `origin`'s reduction returned, in `lineage`, inside `container`.
   private func start(
-    _ effect: Effect<Action>, in lineage: Lineage?, step: Concatenation<Action>?, origin: Action
+    _ effect: Effect<Action>, in lineage: Lineage?, at container: RunningEffect?, origin: Action
   ) {
-    // NB: A `.run` or `.send`, maybe under ids, the usual effect, skips the stack's type lookups.
-    var (effect, ids): (Effect, EffectIDs) = (effect, step?.ids ?? (nil, []))
-    while case .cancellable(let id, let cancelInFlight, let parts) = effect.operation {
-      if cancelInFlight { registry.cancel(id, around: step) }
-      add(id, to: &ids)
-      effect = parts.first
-    }
+    let (effect, ids) = unwrap(effect, at: container)
+    // NB: A lone `.run` or `.send`, maybe under ids, the usual effect, skips the stack.
     guard effect.parts != nil else {
-      return startLeaf(effect, in: lineage, step: step, ids: ids, origin: origin)
+      return startLeaf(effect, ids: ids, in: lineage, at: container, origin: origin)
     }
-    // NB: The ids of an effect on the stack are the first `count` of `path`, one list for all:
-    // a copy per effect would cost n·n for ids nested in merges.
-    var path = (ids.first.map { [$0] } ?? []) + ids.rest
-    var pending = [(effect, step, count: path.count)]
-    while let (effect, step, count) = pending.popLast() {
-      path.removeSubrange(count...)
+    // NB: An explicit stack, so that no effect is too deep; a `nil` effect closes its group.
+    var pending: [(Effect<Action>?, RunningEffect?)] = []
+    var next = (effect, ids, container)
+    while true {
+      let (effect, ids, container) = next
       switch effect.operation {
-      case .cancellable(let id, let cancelInFlight, let parts):
-        if cancelInFlight { registry.cancel(id, around: step) }
-        path.append(id)
-        pending.append((parts.first, step, count + 1))
       case .merge(let parts):
-        pending += parts.effects.reversed().map { ($0, step, count) }
+        var inner = container
+        if ids.first != nil, let lineage = admit(lineage, in: container) {
+          inner = RunningEffect(lineage: lineage, parent: container, ids: ids, isGroup: true)
+          register(inner!)
+          pending.append((nil, inner))
+        }
+        pending += parts.effects.reversed().map { ($0, inner) }
       case .concatenate(let parts):
-        guard let lineage = admit(lineage, in: step) else { break }
-        let ids = (path.first, Array(path.dropFirst()))
-        let concatenation = Concatenation(lineage, step, ids, parts, origin: origin)
-        registry.register(concatenation, task: nil)
+        guard let lineage = admit(lineage, in: container) else { break }
+        let concatenation = Concatenation(lineage, container, ids, parts, origin: origin)
+        register(concatenation)
         toAdvance.append(concatenation)
-        if let first = concatenation.nextStep() { pending.append((first, concatenation, count)) }
+        if let step = concatenation.nextStep() { pending.append((step, concatenation)) }
       default:
-        startLeaf(
-          effect, in: lineage, step: step, ids: (path.first, Array(path.dropFirst())),
-          origin: origin)
+        startLeaf(effect, ids: ids, in: lineage, at: container, origin: origin)
+      }
+      while true {
+        guard let (effect, container) = pending.popLast() else { return }
+        guard let effect else {
+          close(container!)
+          continue
+        }
+        let (inner, ids) = unwrap(effect, at: container)
+        next = (inner, ids, container)
+        break
       }
     }
   }
 
+  /// The effect inside the `cancellable`s around `effect`, and their ids; cancels in flight as
+  /// they ask, from `container`.
+  private func unwrap(_ effect: Effect<Action>, at container: RunningEffect?)
+    -> (Effect<Action>, EffectIDs)
+  {
+    var (effect, ids) = (effect, EffectIDs(nil, []))
+    while case .cancellable(let id, let cancelInFlight, let parts) = effect.operation {
+      if cancelInFlight { cancel(id, sparing: container) }
+      if case .none = ids.first { ids.first = id } else { ids.rest.append(id) }
+      effect = parts.first
+    }
+    return (effect, ids)
+  }
+
   private func startLeaf(
-    _ effect: Effect<Action>, in lineage: Lineage?, step: Concatenation<Action>?,
-    ids: @autoclosure () -> EffectIDs, origin: Action
+    _ effect: Effect<Action>, ids: EffectIDs, in lineage: Lineage?, at container: RunningEffect?,
+    origin: Action
   ) {
     switch effect.operation {
     case .send(let action):
-      // NB: A step of a concatenation its own step cancelled starts nothing more, a send included.
-      guard step?.phase ?? .running == .running else { return }
+      // NB: A concatenation cancelled by its own step starts nothing more, a send included.
+      guard container?.phase ?? .running == .running else { return }
       enqueue(action, lineage)
     case .cancel(let id):
-      registry.cancel(id, around: nil)
-    case .report(let message):
-      registry.report(message)
+      cancel(id, sparing: nil)
     case .dismiss:
-      registry.report(
-        "MiniRedux: the reducer of a Store<\(State.self), \(Action.self)> returned .dismiss for "
-          + "\(Dump.line(origin)), which only a child embedded with ifLet or forEach may return; it "
-          + "did nothing. To remove a child, return it from the child's reducer.")
+      dismissChild(from: container, origin: origin)
     case .run(let priority, let body, let handler):
-      guard let lineage = admit(lineage, in: step) else { return }
-      let running = RunningEffect(lineage: lineage, parent: step, ids: ids())
-      let send = Send(running: running, deliver: deliver)
-      // NB: Written out in each call: a shared local function costs 2% of S3 and 8% of S5a.
-      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        // NB: Starts inside `send`, so that the operation leaves the main actor at once.
-        let executor = registry.executor as? any TaskExecutor
-        registry.register(
-          running,
-          task: Task.immediate(priority: priority, executorPreference: executor) {
-            await Effect.perform(body, handler, send, startedBy: origin)
-            running.operationReturned()
-          })
-      } else {
-        registry.register(
-          running,
-          task: Task(priority: priority) {
-            await Effect.perform(body, handler, send, startedBy: origin)
-            running.operationReturned()
-          })
-      }
+      startRun(body, handler, priority, ids: ids, in: lineage, at: container, origin: origin)
+    case .pause(let body):
+      startRun(body, nil, nil, isPause: true, ids: ids, in: lineage, at: container, origin: origin)
     default:
       break
     }
   }
 
-  /// The lineage a new effect in `step` counts in (the send in progress's if `lineage` is `nil`),
-  /// unless that lineage or the step's concatenation was cancelled: then it does not start.
-  private func admit(_ lineage: Lineage?, in step: RunningEffect?) -> Lineage? {
-    if lineage == nil, current == nil { current = Lineage(registry) }
+  private func startRun(
+    _ body: @escaping Effect<Action>.Body, _ handler: Effect<Action>.Handler?,
+    _ priority: TaskPriority?, isPause: Bool = false, ids: EffectIDs, in lineage: Lineage?,
+    at container: RunningEffect?,
+    origin: Action
+  ) {
+    guard let lineage = admit(lineage, in: container) else { return }
+    let running = RunningEffect(lineage: lineage, parent: container, ids: ids, isPause: isPause)
+    let send = Send(running: running, deliver: deliver)
+    // NB: Registered before its task starts: an operation with nothing to wait for may have
+    // returned by the time `Task.immediate` does, as optimized builds run it inline.
+    register(running)
+    // NB: Written out in each branch (HowItWorks' table).
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      // NB: Starts inside `send`, so that the operation leaves the main actor at once.
+      attach(
+        Task.immediate(priority: priority, executorPreference: executor as? any TaskExecutor) {
+          await Effect.perform(body, handler, send, startedBy: origin)
+          running.operationReturned()
+        }, to: running)
+    } else {
+      attach(
+        Task(priority: priority) {
+          await Effect.perform(body, handler, send, startedBy: origin)
+          running.operationReturned()
+        }, to: running)
+    }
+  }
+
+  /// The lineage a new effect in `container` counts in (the send in progress's if `lineage` is
+  /// `nil`), unless that lineage or the container was cancelled: then it does not start.
+  private func admit(_ lineage: Lineage?, in container: RunningEffect?) -> Lineage? {
+    if lineage == nil, current == nil { current = Lineage(self) }
     guard let lineage = lineage ?? current, !lineage.isCancelled,
-      step?.phase ?? .running == .running
+      container?.phase ?? .running == .running
     else { return nil }
     return lineage
   }
 
-  /// Moves a concatenation on if its step has ended: starts its next step, or ends it.
-  private func advance(_ concatenation: RunningEffect) {
-    guard concatenation.stepCount == 0, !concatenation.hasEnded else { return }
-    let concatenation = concatenation as! Concatenation<Action>
+  /// Moves a container on if what it contains has ended: a concatenation starts its next step,
+  /// or ends; a group ends.
+  private func advance(_ container: RunningEffect) {
+    guard container.children.isEmpty, !container.hasEnded else { return }
+    guard let concatenation = container as? Concatenation<Action> else {
+      return container.end(in: self)
+    }
     if concatenation.phase == .running, let step = concatenation.nextStep() {
       toAdvance.append(concatenation)
-      start(step, in: concatenation.lineage, step: concatenation, origin: concatenation.origin)
+      start(step, in: concatenation.lineage, at: concatenation, origin: concatenation.origin)
     } else {
-      registry.end(concatenation)
+      concatenation.end(in: self)
     }
   }
 
-  /// Moves on a concatenation whose step has ended: at once, unless a send is in progress.
-  private func stepEnded(_ concatenation: RunningEffect) {
-    toAdvance.append(concatenation)
-    guard !isSending else { return }
-    isSending = true
-    // NB: A send made meanwhile, by an observer, belongs to the concatenation's lineage.
-    current = concatenation.lineage.isCancelled ? nil : concatenation.lineage
-    drain()
-    current = nil
-  }
 }
 
 // MARK: - Effects in flight
@@ -750,13 +725,11 @@ extension Runtime {
   private(set) var count = 0
   /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
   private(set) var isCancelled = false
-  /// Its effects that are running, neither cancelled nor ended, and whether one ended running.
-  var (running, finishedOne) = (0, false)
+  /// Its effects neither cancelled nor ended, and whether one ended without being cancelled.
+  fileprivate var (running, finishedOne) = (0, false)
   private(set) weak var registry: Registry?
   /// The tasks waiting in ``wait()``, each resumed once: by `leave`, or by its cancellation.
-  // NB: The first inline: an array for the usual one costs S3 2%.
-  private var waiters: (first: Waiter?, rest: [Waiter]) = (nil, [])
-  private typealias Waiter = (id: Int, continuation: UnsafeContinuation<Void, Never>)
+  private var waiters: [(id: Int, continuation: UnsafeContinuation<Void, Never>)] = []
   private var nextWaiterID = 0
   init(_ registry: Registry) { self.registry = registry }
 
@@ -769,12 +742,11 @@ extension Runtime {
     count -= 1
     guard count == 0 else { return }
     // NB: A resumed waiter runs later, so that none can change the list meanwhile.
-    waiters.first?.continuation.resume()
-    for waiter in waiters.rest { waiter.continuation.resume() }
-    waiters = (nil, [])
+    for waiter in waiters { waiter.continuation.resume() }
+    waiters = []
   }
 
-  /// Cancels its effects in flight, found in the registry, which lists those that are running.
+  /// Cancels its effects in flight.
   func cancel() {
     isCancelled = true
     registry?.cancel(self)
@@ -786,65 +758,68 @@ extension Runtime {
     let id = nextWaiterID
     nextWaiterID += 1
     await withTaskCancellationHandler {
-      // NB: Unsafe, as a checked one costs 4% of a round trip (S3); sound, as each is in
-      // `waiters` once, and taken out as it is resumed. An array, not a dictionary: 2% more.
-      await withUnsafeContinuation { continuation in
-        if waiters.first == nil {
-          waiters.first = (id, continuation)
-        } else {
-          waiters.rest.append((id, continuation))
-        }
-      }
+      // NB: Unsafe, as a checked one costs (HowItWorks' table); sound, as each is in `waiters`
+      // once, and taken out as it is resumed.
+      await withUnsafeContinuation { waiters.append((id, $0)) }
     } onCancel: {
       Task { @MainActor in
         self.cancel()
-        if self.waiters.first?.id == id {
-          self.waiters.first.take()?.continuation.resume()
-        } else if let index = self.waiters.rest.firstIndex(where: { $0.id == id }) {
-          self.waiters.rest.remove(at: index).continuation.resume()
+        if let index = self.waiters.firstIndex(where: { $0.id == id }) {
+          self.waiters.remove(at: index).continuation.resume()
         }
       }
     }
   }
 }
 
-/// An effect in flight: a `.run` and its task, or a ``Concatenation`` and its current step.
+/// An effect in flight, a node of the tree that containment makes: a `.run` (or a debounce's
+/// pause) and its task, a ``Concatenation`` and its current step, or a group, the parts of a
+/// `merge` under ids. Runs and concatenations count in their lineage; a group only contains.
 @MainActor class RunningEffect {
   /// Where it is in its life; it moves on only through ``cancel()`` and ``end()``.
   enum Phase: Equatable {
     /// Registered under its ids; what it sends is reduced.
     case running
-    /// Unregistered and its task cancelled; what it sends is dropped until it ends.
+    /// Unregistered, its task and contents cancelled; what it sends is dropped until it ends.
     case cancelled
-    /// Out of its lineage and its concatenation's step; a send after a normal end is misuse.
+    /// Out of its lineage and its container; a send after a normal end is misuse.
     case ended(wasCancelled: Bool)
   }
 
   let lineage: Lineage
-  /// The concatenation whose current step this effect is part of.
-  // NB: Changed only by `deinit`, while no one else holds either effect.
-  nonisolated(unsafe) private(set) var parent: RunningEffect?
-  /// The ids of the `cancellable`s around it.
+  /// Whether it is a group: it only contains, and does not count in its lineage.
+  let isGroup: Bool
+  /// Whether it is a debounce's pause, whose finishing is no effect finishing.
+  let isPause: Bool
+  /// What contains it: a concatenation whose step it is part of, or a group.
+  private(set) var parent: RunningEffect?
+  /// How many containers it is inside.
+  let depth: Int
+  /// The ids of the `cancellable`s around it, inside its parent.
   let ids: EffectIDs
   private(set) var phase = Phase.running
-  /// For a concatenation, the effects of its current step in flight.
-  var stepCount = 0
-  /// Its index in its registry's list of effects in flight; -1 when not in it.
-  var slot = -1
+  /// What it contains that has not ended; `index` is its place in its parent's.
+  private(set) var children: [RunningEffect] = []
+  private var index = 0
+  /// Whether it is a group whose parts are still being started.
+  fileprivate var isOpen: Bool
+  /// Its place in its registry's list of effects in flight; -1 when not in it.
+  fileprivate var slot = -1
 
-  init(lineage: Lineage, parent: RunningEffect?, ids: EffectIDs) {
+  init(
+    lineage: Lineage, parent: RunningEffect?, ids: EffectIDs, isGroup: Bool = false,
+    isPause: Bool = false
+  ) {
     (self.lineage, self.parent, self.ids) = (lineage, parent, ids)
+    (self.isGroup, self.isPause, isOpen) = (isGroup, isPause, isGroup)
+    depth = (parent?.depth ?? -1) + 1
+    if let parent {
+      index = parent.children.count
+      parent.children.append(self)
+    }
+    guard !isGroup else { return }
     lineage.running += 1
     lineage.enter()
-    parent?.stepCount += 1
-  }
-
-  // NB: Releases a long chain of concatenations in a loop, not a stack frame a link.
-  deinit {
-    var next = parent.take()
-    while var effect = next.take(), isKnownUniquelyReferenced(&effect) {
-      next = effect.parent.take()
-    }
   }
 
   var hasEnded: Bool { if case .ended = phase { true } else { false } }
@@ -855,40 +830,55 @@ extension Runtime {
     ids.rest.forEach(body)
   }
 
-  /// The event of a cancellation: returns whether the effect was running, and so whether the
-  /// caller must unregister it and cancel its task.
+  /// The event of a cancellation: returns whether it was running, and so whether the caller
+  /// must unregister it and cancel its task.
   func cancel() -> Bool {
     guard phase == .running else { return false }
     phase = .cancelled
-    lineage.running -= 1
+    if !isGroup { lineage.running -= 1 }
     return true
   }
 
-  /// The event of its end: leaves its lineage and its step; returns whether it was running, and
-  /// so whether the caller must unregister it.
-  func end() -> Bool {
-    guard !hasEnded else { preconditionFailure("MiniRedux: an effect ended twice") }
+  /// The event of its end: leaves its lineage and its parent; returns whether it was running,
+  /// and so whether the caller must unregister it.
+  private func end() -> Bool {
+    guard !hasEnded, children.isEmpty else {
+      preconditionFailure("MiniRedux: an effect ended twice, or before what it contains")
+    }
     let wasRunning = phase == .running
     phase = .ended(wasCancelled: !wasRunning)
-    if wasRunning { (lineage.running, lineage.finishedOne) = (lineage.running - 1, true) }
-    lineage.leave()
-    parent?.stepCount -= 1
+    if !isGroup {
+      if wasRunning { lineage.running -= 1 }
+      // NB: A debounce's pause that finishes is no effect finishing: the debounced one may not.
+      if wasRunning && !isPause { lineage.finishedOne = true }
+      lineage.leave()
+    }
+    if let parent = parent.take() {
+      let last = parent.children.removeLast()
+      if last !== self { (parent.children[index], last.index) = (last, index) }
+    }
     return wasRunning
   }
 
-  /// Ends a returned `.run`; with its store gone, also the concatenations whose step it empties.
-  func operationReturned() {
-    if let registry = lineage.registry { return registry.end(self) }
-    var effect: RunningEffect? = self
-    while let current = effect {
-      _ = current.end()
-      effect = current.parent.flatMap { $0.stepCount == 0 ? $0 : nil }
+  /// Ends a returned `.run`, and each container that leaves empty.
+  func operationReturned() { end(in: lineage.registry) }
+
+  /// Ends this effect; a container it leaves empty moves on (`Registry.emptied`), or, with its
+  /// store gone, ends too, and so on out, so that `finish()` returns.
+  func end(in registry: Registry?) {
+    var next: RunningEffect? = self
+    while let effect = next {
+      next = nil
+      let parent = effect.parent
+      if effect.end() { registry?.unregister(effect, cancellingTask: false) }
+      guard let parent, parent.children.isEmpty, !parent.isOpen else { continue }
+      if let registry { registry.emptied(parent) } else { next = parent }
     }
   }
 }
 
-/// A `.concatenate` in flight: it owns its steps still to start, and counts the effects of its
-/// current step (`stepCount`); it moves on when that count drops to zero.
+/// A `.concatenate` in flight: it owns its steps still to start, and moves on when what its
+/// current step contains (its `children`) has ended.
 @MainActor final class Concatenation<Action: Sendable>: RunningEffect {
   /// The steps still to start, last first.
   private var steps: [Effect<Action>]
@@ -896,11 +886,11 @@ extension Runtime {
   let origin: Action
 
   init(
-    _ lineage: Lineage, _ step: RunningEffect?, _ ids: EffectIDs, _ parts: Effect<Action>.Parts,
+    _ lineage: Lineage, _ parent: RunningEffect?, _ ids: EffectIDs, _ parts: Effect<Action>.Parts,
     origin: Action
   ) {
     (steps, self.origin) = (parts.effects.reversed(), origin)
-    super.init(lineage: lineage, parent: step, ids: ids)
+    super.init(lineage: lineage, parent: parent, ids: ids)
   }
 
   /// Pops the next step; a nested concatenation is spread, so that nesting costs no depth.
@@ -913,40 +903,41 @@ extension Runtime {
   }
 }
 
-/// The effects of one store in flight, by id, and its embedded children with effects in flight;
-/// released with its store, it cancels them.
-@usableFromInline @MainActor final class Registry {
-  /// Each effect in flight, at its `slot`, with its task.
+/// The effects of one store in flight, by id: the part of its runtime that does not depend on
+/// its `State` and `Action`. Released with its store, it cancels them.
+@MainActor class Registry {
+  /// Each `.run` and concatenation in flight, at its `slot`, with its task.
   // NB: `deinit` may read only `Sendable` values, so the tasks are here.
   private var running: [(effect: RunningEffect, task: Task<Void, Never>?)] = []
   /// The effects under each id: the first inline, as most ids cover one effect at a time.
   private var byID: [EffectID: (first: RunningEffect, others: [ObjectIdentifier: RunningEffect])] =
     [:]
-  /// The embedded children with effects in flight: their ids, by embedding and key.
-  private(set) var children: [AnyHashable: [AnyHashable: EffectID]] = [:] {
-    didSet { hasChildren = !children.isEmpty }
-  }
-  // NB: A flag, as each reduction reads it: the dictionary's accesses are checked at run time
-  // (its hashing calls unknown code), which would cost 7% of a plain send.
-  private(set) var hasChildren = false
-  /// Moves on a concatenation whose step has ended; set by the store's runtime.
-  var onStepEnd: @MainActor (RunningEffect) -> Void = { _ in }
-  /// Where a test store runs effects' operations: a `TestExecutor`.
-  var executor: AnyObject?
-  /// Where misuse found while reducing is reported; a `TestStore` records it.
-  var report: @MainActor (String) -> Void = { miniReduxReport($0) }
-  var snapshot: (effects: Int, ids: Int) { (running.count, byID.count + children.count) }
+  /// The ids with effects in flight that watch the state (`IDBox.watchesState`).
+  private(set) var watched: Set<EffectID> = [] { didSet { hasWatched = !watched.isEmpty } }
+  // NB: A flag, as each reduction reads it (HowItWorks' table).
+  private(set) var hasWatched = false
+  /// Stops looking for what `id` belongs to in the state.
+  func stopWatching(_ id: EffectID) { watched.remove(id) }
+  /// For tests: the runs and concatenations in flight, and the ids they are under.
+  var snapshot: (effects: Int, ids: Int) { (running.count, byID.count) }
 
   deinit { for entry in running { entry.task?.cancel() } }
 
-  func register(_ effect: RunningEffect, task: Task<Void, Never>?) {
-    effect.slot = running.count
-    running.append((effect, task))
+  /// Moves on a container whose contents have all ended; its runtime overrides it.
+  func emptied(_ container: RunningEffect) {}
+  /// Removes the child feature that `effect` is part of; its runtime overrides it.
+  func dismiss(from effect: RunningEffect) {}
+
+  func register(_ effect: RunningEffect) {
+    if !effect.isGroup {
+      effect.slot = running.count
+      running.append((effect, nil))
+    }
     effect.forEachID { id in
       // NB: Only `first` read, not a copy of `others`, which the write would then copy whole.
       guard let first = byID[id]?.first else {
         byID[id] = (effect, [:])
-        if let place = id.place { children[place.embedding, default: [:]][place.key] = id }
+        if id.watchesState { watched.insert(id) }
         return
       }
       // NB: An id twice around one effect registers it once.
@@ -954,13 +945,19 @@ extension Runtime {
     }
   }
 
+  /// Keeps the task of a `.run` in flight, to cancel it; one that ended already needs none.
+  func attach(_ task: Task<Void, Never>, to effect: RunningEffect) {
+    if effect.slot >= 0 { running[effect.slot].task = task }
+  }
+
   func unregister(_ effect: RunningEffect, cancellingTask: Bool) {
     let slot = effect.slot
-    guard slot >= 0 else { return }
-    if cancellingTask { running[slot].task?.cancel() }
-    let last = running.removeLast()
-    if slot < running.count { (running[slot], last.effect.slot) = (last, slot) }
-    effect.slot = -1
+    if slot >= 0 {
+      if cancellingTask { running[slot].task?.cancel() }
+      let last = running.removeLast()
+      if slot < running.count { (running[slot], last.effect.slot) = (last, slot) }
+      effect.slot = -1
+    }
     effect.forEachID { id in
       guard var members = byID.removeValue(forKey: id) else { return }
       if members.first !== effect {
@@ -970,188 +967,80 @@ extension Runtime {
       }
       if members.first !== effect {
         byID[id] = members
-      } else if let place = id.place {  // The id's last effect: the id is gone.
-        children[place.embedding]?[place.key] = nil
-        if children[place.embedding]?.isEmpty == true { children[place.embedding] = nil }
+      } else if id.watchesState {
+        watched.remove(id)
       }
     }
-    if running.isEmpty, running.capacity > keptCapacity {
-      (running, byID, children) = ([], [:], [:])
-    }
+    if running.isEmpty, running.capacity > keptCapacity { (running, byID) = ([], [:]) }
   }
 
-  /// Stops listing the children of `embedding`, which a store cannot find in its state.
-  func forget(_ embedding: AnyHashable) { children[embedding] = nil }
+  /// A group's parts have all started: it ends once they have ended.
+  func close(_ group: RunningEffect) {
+    group.isOpen = false
+    if group.children.isEmpty { emptied(group) }
+  }
 
-  /// Takes an effect that ended out of its lineage, the registry and its concatenation's step.
-  func end(_ effect: RunningEffect) {
-    if effect.end() { unregister(effect, cancellingTask: false) }
-    if let parent = effect.parent, parent.stepCount == 0 { onStepEnd(parent) }
+  /// Cancels `effect` and all it contains. A group being started stays running, for its parts
+  /// still to start, if `keepingOpen` and if what contains it is not cancelled.
+  func cancel(_ effect: RunningEffect, keepingOpen: Bool = true) {
+    guard !effect.children.isEmpty || effect.isOpen else {
+      if effect.cancel() { unregister(effect, cancellingTask: true) }
+      return
+    }
+    var pending = [(effect, !keepingOpen)]
+    while let (effect, isContained) = pending.popLast() {
+      let staysOpen = effect.isOpen && !isContained
+      if !staysOpen {
+        guard effect.cancel() else { continue }
+        unregister(effect, cancellingTask: true)
+      }
+      pending += effect.children.map { ($0, !staysOpen) }
+    }
   }
 
   /// Cancels every effect in flight in `lineage`.
   // NB: A search of all, not a list per lineage, which each effect would join and leave.
   func cancel(_ lineage: Lineage) {
-    for (effect, _) in running where effect.lineage === lineage && effect.cancel() {
-      unregister(effect, cancellingTask: true)
-    }
+    for (effect, _) in running where effect.lineage === lineage { cancel(effect) }
   }
 
-  /// Cancels every effect running under `id` but the concatenations that `step` is part of.
-  func cancel(_ id: EffectID, around step: RunningEffect?) {
+  /// Cancels every effect under `id`. For `cancelInFlight`, from inside `container`: spares the
+  /// effects that enclose `container`, but not what else they contain.
+  func cancel(_ id: EffectID, sparing container: RunningEffect?, keepingOpen: Bool = true) {
     // NB: Over a copy, as cancelling one unregisters it.
     guard let members = byID[id] else { return }
-    func cancelUnlessEnclosing(_ effect: RunningEffect) {
-      var outer = step
-      while let enclosing = outer, enclosing !== effect { outer = enclosing.parent }
-      if outer == nil, effect.cancel() { unregister(effect, cancellingTask: true) }
+    var outermost: RunningEffect?
+    func cancelUnlessEnclosing(_ member: RunningEffect) {
+      guard let container, member.depth <= container.depth, encloses(member, container) else {
+        return cancel(member, keepingOpen: keepingOpen)
+      }
+      if member.depth < outermost?.depth ?? .max { outermost = member }
     }
     cancelUnlessEnclosing(members.first)
-    for effect in members.others.values { cancelUnlessEnclosing(effect) }
+    for member in members.others.values { cancelUnlessEnclosing(member) }
+    // NB: One climb from `container` to the outermost effect under `id` that encloses it.
+    guard let outermost, var node = container else { return }
+    var from: RunningEffect?
+    while true {
+      for child in node.children where child !== from { cancel(child) }
+      if node === outermost { return }
+      (node, from) = (node.parent!, node)
+    }
+  }
+
+  private func encloses(_ outer: RunningEffect, _ inner: RunningEffect) -> Bool {
+    var node = inner
+    while node.depth > outer.depth { node = node.parent! }
+    return node === outer
   }
 }
 
-// How `scope`, `ifLet` and `forEach` embed a child: its effects run under an id made of its place
-// (its embedding and its key there), and the ids inside are renamed into it, so that they are its
-// own. A place says how to tell, from the state of the store that embeds it, whether the child is
-// there; renaming on the way out composes that test for the places inside, so that the root store
-// can tell from its own state, after each reduction, which children with effects in flight are
-// gone, whoever removed them.
-extension Registry {
-  /// Returns `effect`, a child's, embedded at `path` under `key`: its actions sent through
-  /// `embed`, its places renamed into this one, and, if it `owns` its effects, all of it under
-  /// its place's id.
-  /// - Parameters:
-  ///   - child: The child's state in a state of the embedding store, if it is there.
-  ///   - keys: Which keys of this embedding a state of the embedding store holds.
-  @usableFromInline static func embed<State, ChildState, Action, ChildAction>(
-    _ effect: Effect<ChildAction>, _ embed: @escaping @Sendable (ChildAction) -> Action,
-    at path: AnyKeyPath, key: AnyHashable, owns: Bool = true,
-    child: @escaping (State) -> ChildState?,
-    keys: @escaping (State) -> (AnyHashable) -> Bool
-  ) -> Effect<Action> {
-    let id = EffectID((embedding: path, key: key, keys: keys))
-    let embedded = effect.map(embed) { inner in
-      // NB: A child of `scope` has its parent's effects; the places inside are renamed all the
-      // same, as two scoped children of one type have children of their own.
-      guard let place = inner.place else { return owns ? EffectID([id, inner]) : inner }
-      // NB: Not one of the child's state's places: the store reports it once it runs.
-      guard let keys = place.keys as? (ChildState) -> (AnyHashable) -> Bool else { return inner }
-      let outerKeys: (State) -> (AnyHashable) -> Bool = { child($0).map(keys) ?? { _ in false } }
-      return EffectID(
-        (embedding: [AnyHashable(id), place.embedding], key: place.key, keys: outerKeys))
-    }
-    return owns ? embedded.cancellable(id) : embedded
-  }
-
-  /// Extracts from an action the payload of the case `embed` makes, telling cases apart by name,
-  /// as `print` does; the name is learned from the first action whose payload is a `Payload`, and
-  /// the names of cases with no payload as they come, so that each is reflected on once.
-  @usableFromInline nonisolated static func extract<Action, Payload>(
-    _ embed: @escaping (Payload) -> Action
-  ) -> @MainActor (Action) -> Payload? {
-    // NB: Sound: called only on the main actor, as the store reduces actions.
-    nonisolated(unsafe) let embed = embed
-    nonisolated(unsafe) var name: UnsafePointer<CChar>?
-    nonisolated(unsafe) var others: [UnsafePointer<CChar>] = []
-    return { action in
-      guard let actionName = caseName(action) else {
-        preconditionFailure(
-          "MiniRedux: cannot read the case of \(Action.self) \(action): an embedding needs an enum "
-            + "with reflection metadata. Pass `extract:` a closure that extracts the child's action."
-        )
-      }
-      guard actionName == name || name == nil && !others.contains(actionName) else { return nil }
-      let payload = Dump.payload(of: action, as: Payload.self)
-      name = name ?? payload.flatMap { caseName(embed($0)) }
-      // NB: Only a case with no payload is surely not the child's before its name is learned.
-      if name == nil, Mirror(reflecting: action).children.isEmpty { others.append(actionName) }
-      return actionName == name ? payload : nil
-    }
-  }
-
-  /// Who a present child is: the same while present, and, if `Identifiable`, while its `id` is; if
-  /// an enum, while its case is.
-  @usableFromInline static func key<Child>(of child: Child?) -> AnyHashable? {
-    child.map { child in
-      if let child = child as? any Identifiable { return id(of: child) }
-      // NB: An enum of destinations is a child per case: another case is another child.
-      return caseName(child).map { AnyHashable(String(cString: $0)) } ?? AnyHashable(true)
-    }
-  }
-
-  private static func id(of child: some Identifiable) -> AnyHashable { child.id }
-
-  /// An effect that reports more than one element with `id` in the collection at `path`.
-  @usableFromInline static func duplicate<Action>(_ id: some Hashable, in path: AnyKeyPath)
-    -> Effect<Action>
-  {
-    Effect(
-      operation: .report(
-        "MiniRedux: \(path) holds more than one element with id \(id); the action for it went "
-          + "to the first. Give each element an id of its own, such as a UUID or a counter."))
-  }
-
-  /// Returns what a child that dismisses itself leaves, with `action`: nothing, or a report of
-  /// the effects it returned with `.dismiss`, which end with it, unstarted, or of a collection
-  /// that could not remove it.
-  @usableFromInline static func dismissed<ChildAction, Action>(
-    _ effect: Effect<ChildAction>, by action: Action, removed: Bool = true
-  ) -> Effect<Action> {
-    guard removed else {
-      return Effect(
-        operation: .report(
-          "MiniRedux: .dismiss for \(Dump.line(action)) did nothing, as its collection cannot "
-            + "remove elements; embed an Array, or another RangeReplaceableCollection."))
-    }
-    // NB: A child of an enum case's `scope` returns it under the case's id.
-    var effect = effect
-    while case .cancellable(_, _, let parts) = effect.operation { effect = parts.first }
-    guard case .dismiss = effect.operation else {
-      return Effect(
-        operation: .report(
-          "MiniRedux: the child returned .dismiss with other effects for \(Dump.line(action)); "
-            + "they ended with it, unstarted. Return .dismiss alone, after sending what must come "
-            + "first."))
-    }
-    return .none
-  }
-
-  /// Removes the element at `index` of `rows`, if they can remove one: returns whether it did.
-  @usableFromInline nonisolated static func remove<Rows: Collection>(
-    _ index: Rows.Index, from rows: inout Rows
-  )
-    -> Bool
-  {
-    func removing<Removable: RangeReplaceableCollection>(from rows: Removable) -> Any {
-      var rows = rows
-      rows.remove(at: index as! Removable.Index)
-      return rows
-    }
-    guard let removable = rows as? any RangeReplaceableCollection else { return false }
-    rows = removing(from: removable) as! Rows
-    return true
-  }
-
-  /// An effect that reports `action` dropped, as `reason`: the child it is for is gone.
-  @usableFromInline static func drop<Action>(_ action: Action, _ reason: String) -> Effect<Action> {
-    Effect(
-      operation: .report(
-        "MiniRedux: dropped \(Dump.line(action)), as \(reason): the child it is for is gone. A "
-          + "view that sends after its child was dismissed or removed is the usual cause."))
-  }
-}
-
-/// The name of `value`'s case, if it is an enum whose type has reflection metadata: what `print`
-/// shows, at a tenth of a `Mirror`'s cost. The same case always gives the same address.
-// NB: The Swift runtime's function that `print` calls, exported from every standard library.
-@_silgen_name("swift_EnumCaseName")
-nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
+// MARK: - Reporting
 
 /// Where MiniRedux reports misuse and uncaught errors: standard error, unless a test replaces it.
 /// A report that `fails` also makes the process exit with status 1 at its end: `swift test` fails.
-nonisolated let miniReduxReporter = TaskLocal<@Sendable (String, _ fails: Bool) -> Void>(
-  wrappedValue: { message, fails in
+nonisolated let miniReduxReporter = TaskLocal<Reporter>(
+  wrappedValue: Reporter { message, fails in
     var line = message + "\n"
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
       line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
@@ -1161,18 +1050,220 @@ nonisolated let miniReduxReporter = TaskLocal<@Sendable (String, _ fails: Bool) 
     #endif
   })
 
-nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
+/// What `miniReduxReporter` holds: `miniReduxReporter.get()(message, fails)` calls it.
+// NB: A function in a struct, not bare: Swift 6.3 crashes binding a task-local of a function type
+// in an optimized build (swiftlang/swift#88321).
+nonisolated struct Reporter: Sendable {
+  let report: @Sendable (String, _ fails: Bool) -> Void
+  func callAsFunction(_ message: String, _ fails: Bool) { report(message, fails) }
+}
+
+@usableFromInline nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
   miniReduxReporter.get()(message, fails)
 }
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
   nonisolated private let failingAtExit: Void = {
     atexit {
-      fflush(nil)
-      _exit(1)
+      #if canImport(Musl)
+        // NB: musl traps a call of exit from an atexit handler (before 1.1.2, it hangs), so this
+        // one skips the handlers registered before it.
+        fflush(nil)
+        _exit(1)
+      #else
+        // NB: glibc and Darwin run the handlers not run yet (LeakSanitizer's leak report, the
+        // coverage runtime's), then exit with the status of this last call.
+        exit(1)
+      #endif
     }
   }()
+#endif
 
+/// Marks the main queue, so that code can tell it runs there, on the main actor.
+nonisolated func isMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
+
+nonisolated private let mainQueueKey = {
+  let key = DispatchSpecificKey<Bool>()
+  DispatchQueue.main.setSpecific(key: key, value: true)
+  return key
+}()
+
+// MARK: - Beyond the core
+
+// MARK: - Child features: their places, and ending their effects with them
+
+// How `scope`, `ifLet` and `forEach` embed a child: its effects run under the id of its place
+// (its embedding, and its key there), and the ids inside are renamed into it, so that they are
+// its own. A place says how to tell, from a state of the store that holds it, whether the child
+// is there, and how to remove it; renaming on the way out composes both with the way to the
+// child, so that the root store can tell from its own state, after each reduction, which
+// children with effects in flight are gone, whoever removed them, and can remove the child that
+// dismisses itself from an effect.
+
+/// The id of an embedded child's effects, for a store whose state is a `State`.
+final class Place<State>: EffectID, @unchecked Sendable {
+  /// Where the child is: its embedding (a key path, with the places it is inside), and its key.
+  let embedding: AnyHashable, key: AnyHashable
+  /// Which keys of `embedding` a state holds: closures, as only the embedding knows the way.
+  let keys: (State) -> (AnyHashable) -> Bool
+  /// Removes the child from a state, for `.dismiss`; `nil` where dismissing goes further out.
+  let remove: ((inout State) -> Void)?
+
+  init(
+    _ embedding: AnyHashable, _ key: AnyHashable, keys: @escaping (State) -> (AnyHashable) -> Bool,
+    remove: ((inout State) -> Void)?
+  ) {
+    (self.embedding, self.key, self.keys, self.remove) = (embedding, key, keys, remove)
+    super.init(watchesState: true)
+  }
+
+  override func hash(into hasher: inout Hasher) {
+    hasher.combine(embedding)
+    hasher.combine(key)
+  }
+
+  override func isEqual(to other: EffectID) -> Bool {
+    guard let other = other as? Self else { return false }
+    return other.embedding == embedding && other.key == key
+  }
+}
+
+extension Effect {
+  /// An effect that removes the child feature whose reducer returns it, in the same `send`: the
+  /// state an ``Reduce/ifLet(_:action:extract:child:)-(_,_,_,Reducer<ChildState,ChildAction>)``
+  /// embeds becomes `nil`, the element of a `forEach` collection leaves it, and the child's
+  /// effects end.
+  ///
+  /// Return it alone: what the child returns with it ends with the child, unstarted, and is
+  /// reported. To tell the parent first, send the delegate action, then the one that dismisses.
+  /// ```swift
+  /// case .closeTapped:
+  ///   return .dismiss
+  /// case .saveTapped:
+  ///   return .run { [draft = state.draft] send in
+  ///     try await save(draft)
+  ///     await send(.delegate(.saved))
+  ///     await send(.closeTapped)
+  ///   }
+  /// ```
+  nonisolated public static var dismiss: Self { Self(operation: .dismiss) }
+
+  /// Whether it removes its child as soon as it starts: it is `.dismiss`, or it holds one that
+  /// starts with it (in a merge, or a concatenation's first step).
+  @usableFromInline var dismissesAtOnce: Bool {
+    var pending = [self]
+    while let effect = pending.popLast() {
+      switch effect.operation {
+      case .dismiss: return true
+      case .cancellable(_, _, let parts), .concatenate(let parts): pending.append(parts.first)
+      case .merge(let parts): pending += parts.effects
+      default: break
+      }
+    }
+    return false
+  }
+}
+
+extension Send {
+  /// Removes the child feature whose effect this is, as its reducer returning ``Effect/dismiss``
+  /// does: what TCA's `await dismiss()` does. It does nothing once the effect is cancelled.
+  @MainActor public func dismiss() {
+    guard !Task.isCancelled else { return }
+    running.lineage.registry?.dismiss(from: running)
+  }
+}
+
+extension Runtime {
+  /// Cancels the effects of the embedded children that the state no longer holds, whoever removed
+  /// them: their parent, a reducer around their embedding, a grandparent.
+  func endGoneChildren() {
+    var byEmbedding: [AnyHashable: [(key: AnyHashable, id: EffectID)]] = [:]
+    for id in watched {
+      guard let place = id as? Place<State> else {
+        stopWatching(id)
+        miniReduxReport(
+          "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded "
+            + "inside a reducer that was embedded by hand (called from another reducer, its "
+            + "effect mapped), so it cannot tell when that child is removed, and its effects will "
+            + "not end with it. Embed the reducer with scope, ifLet or forEach.")
+        continue
+      }
+      byEmbedding[place.embedding, default: []].append((place.key, id))
+    }
+    for places in byEmbedding.values {
+      let isPresent = (places[0].id as! Place<State>).keys(state)
+      for (key, id) in places where !isPresent(key) { cancel(id, sparing: nil, keepingOpen: false) }
+    }
+  }
+
+  /// Removes the child feature around `container`, the nearest place that can remove one, in a
+  /// step of its own: its effects end with it.
+  func dismissChild(from container: RunningEffect?, origin: Action?) {
+    guard container?.phase ?? .running == .running else { return }
+    var (node, place) = (container, Place<State>?.none)
+    while place == nil, let current = node {
+      current.forEachID { id in
+        if place == nil, let id = id as? Place<State>, id.remove != nil { place = id }
+      }
+      node = current.parent
+    }
+    guard let place, !isReducing else {
+      return miniReduxReport(
+        "MiniRedux: .dismiss\(origin.map { " for \(Dump.line($0))" } ?? "") did nothing in a "
+          + "Store<\(State.self), \(Action.self)>: only a child embedded with ifLet or forEach "
+          + "may dismiss itself. To remove a child, return it from the child's reducer.")
+    }
+    place.remove!(&state)
+    endGoneChildren()
+    guard !isSending else { return }
+    isSending = true
+    drain()
+  }
+}
+
+extension Reduce {
+  /// Returns `effect`, a child's, embedded at `path` under `key`: its actions sent through
+  /// `embed`, its places renamed into this one, and, if it `owns` its effects, all of it under
+  /// its place's id.
+  /// - Parameters:
+  ///   - child: The child's state in a state of the embedding store, if it is there.
+  ///   - modify: Changes the child's state in a state of the embedding store, if it is there.
+  ///   - keys: Which keys of this embedding a state of the embedding store holds.
+  ///   - remove: Removes the child from a state of the embedding store, for `.dismiss`.
+  @usableFromInline static func embed<ChildState, ChildAction>(
+    _ effect: Effect<ChildAction>, _ embed: @escaping @Sendable (ChildAction) -> Action,
+    at path: AnyKeyPath, key: AnyHashable, owns: Bool = true,
+    child: @escaping (State) -> ChildState?,
+    modify: @escaping (inout State, (inout ChildState) -> Void) -> Void,
+    keys: @escaping (State) -> (AnyHashable) -> Bool,
+    remove: ((inout State) -> Void)?
+  ) -> Effect<Action> {
+    let id = Place<State>(path, key, keys: keys, remove: remove)
+    let embedded = effect.map(embed) { inner in
+      // NB: A child of `scope` has its parent's effects; the places inside are renamed all the
+      // same, as two scoped children of one type have children of their own.
+      guard let place = inner as? Place<ChildState> else {
+        // NB: An id of the child's own, or a place of another store's state, which it reports.
+        return owns && !inner.watchesState ? TypedEffectID([id, inner]) : inner
+      }
+      let keys: (State) -> (AnyHashable) -> Bool = { child($0).map(place.keys) ?? { _ in false } }
+      let remove = place.remove.map { remove in { (state: inout State) in modify(&state, remove) } }
+      return Place<State>(
+        [AnyHashable(id), place.embedding], place.key, keys: keys, remove: remove)
+    }
+    return owns ? embedded.cancellable(id) : embedded
+  }
+}
+
+/// The name of `value`'s case, if it is an enum whose type has reflection metadata: what `print`
+/// shows, at a tenth of a `Mirror`'s cost. The same case always gives the same address.
+// NB: The Swift runtime's function that `print` calls, exported from every standard library.
+@_silgen_name("swift_EnumCaseName")
+nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
+
+// MARK: - Test failures
+
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
   /// Records `message` as a failure of the running test, at `location`, with Swift Testing or XCTest,
   /// found at run time, so that an app that copies the library links neither; returns `false` if
   /// no test runs here.
@@ -1246,6 +1337,8 @@ nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
 #else
   nonisolated func recordTestIssue(_ message: String, at location: StepLocation) -> Bool { false }
 #endif
+
+// MARK: - Combine
 
 #if canImport(Combine)
   extension Effect {

@@ -1,4 +1,15 @@
 // MiniRedux · Copyright (c) 2026 The MiniRedux authors · MIT License: https://opensource.org/license/mit
+//
+// Store.swift: the store, and what surrounds it. Effect.swift holds effects and their runtime.
+// The core: `Reducer`; `Store`, which reduces what you send and tells its observers; `StoreTask`,
+// the effects of one send; `StoreSubscription`. A root store's state and effects live in its
+// `Runtime` (Effect.swift); a scoped store reaches its parent's (`StoreCore`, the one door).
+// Beyond the core, each a section a reader can skip:
+//   Scoped stores and observation: `scope`, `store.property`, Observation's bookkeeping.
+//   Child features: `Reduce` (`scope`, `ifLet`, `forEach`), `StackState`.
+//   Printing changes: `printChanges`, and how values are shown and diffed.
+//   Testing: `TestStore`, `TestClock`, `ImmediateTestClock`, the executor of a test's effects.
+//   Combine: `ObservableObject`.
 
 import Dispatch
 import Observation
@@ -39,76 +50,29 @@ public typealias Reducer<State, Action: Sendable> =
   /// The current state, changed only by reducing an action; a scoped store reads it through its
   /// parent, so it is never stale.
   public var state: State {
-    attachToParent()
-    (isObserved, isStateObserved) = (true, true)
-    registrar.access(self, keyPath: stateKeyPath)
-    return read()
+    core.attach(self)
+    observeState()
+    return core.read()
   }
 
-  /// Reads a property of the state, as `store.count` reads `store.state.count`; Observation hears
-  /// of it only on a `send` that changed it (`!=` for an `Equatable` value, any `send` for
-  /// another), so a view re-renders only for what it reads.
-  /// ```swift
-  /// let store = Store(initialState: Counter.State(), Counter.reduce)
-  /// store.send(.incrementTapped)
-  /// print(store.count)  // 1: a view that reads it re-renders when a send changes count
-  /// ```
-  /// - Parameter keyPath: The property of the state to read.
-  /// - Returns: Its current value.
-  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    attachToParent()
-    let value = read()[keyPath: keyPath]
-    // NB: A key path literal outside generic code is one object: most reads find it by identity.
-    let known = observed.firstIndex { $0.keyPath === keyPath }
-    let index = known ?? observed.firstIndex { $0.keyPath == keyPath } ?? observe(keyPath, value)
-    if !observed[index].isObserved {
-      // NB: Not compared since its last change: `changed` catches up to the value read now.
-      _ = observed[index].changed()
-      (isObserved, observed[index].isObserved) = (true, true)
-    }
-    registrar.access(self, keyPath: observed[index].path as! KeyPath<Store, Int>)
-    return value
-  }
-
-  /// Through its own runtime, or through its parent, as chosen at init.
-  private let read: @MainActor () -> State
-  private let isReducing: @MainActor () -> Bool
-  private let forward: @MainActor (Action) -> StoreTask
-  /// A root store's effects; a scoped store has none of its own.
-  let registry: Registry?
-  /// Until a scoped store is attached, its parent does not tell it of changes: one with
-  /// `Equatable` state is attached when made, another when first observed.
-  private var attach: (@MainActor (Store) -> Void)?
-  private let registrar = ObservationRegistrar()
-  // NB: A key path literal in a generic class is built anew at each use; this one once.
-  private let stateKeyPath: KeyPath<Store, State> = \.state
-  /// Whether `state`, or a property through the store, was read since the last change: if not,
-  /// Observation has no one to tell. `isStateObserved`: `state` itself.
-  private var (isObserved, isStateObserved) = (false, false)
-  /// The properties read through the store: each one's key path in the state, the key path
-  /// Observation knows it by, whether it was read since Observation last heard of a change of it,
-  /// and, while it is, whether the state changed it since the last look.
-  // NB: Of types that do not depend on `State`: code not specialized for it would look the
-  // array's type up at each send.
-  private var observed:
-    [(keyPath: AnyKeyPath, path: AnyKeyPath, isObserved: Bool, changed: () -> Bool)] = []
+  /// Where the state is and the actions go: its own runtime, or its parent's, through a scope.
+  let core: any StoreCore<State, Action>
   private var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
   }
-  /// The attached scoped stores; `notify` returns `false` once the scoped store is released.
-  private var scopes: [(notify: @MainActor (State) -> Bool, isAlive: @MainActor () -> Bool)] = [] {
-    didSet { hasScopes = !scopes.isEmpty }
-  }
-  // NB: Each send reads these: code not specialized for `State` looks arrays' types up per use.
-  private var (hasListeners, hasScopes, nextListenerID) = (false, false, 0)
+  // NB: Flags each send reads (HowItWorks' table).
+  private var (hasListeners, nextListenerID) = (false, 0)
   /// How many listeners were cancelled: a notification during which it moves skips them.
   private var cancellations = 0
-  private var pruneScopesAt = keptCapacity
+  /// What Observation watches and the scoped stores attached: the layer below keeps them.
+  var observation = Observed()
+  // NB: A key path literal in a generic class is built anew at each use; this one once.
+  let stateKeyPath: KeyPath<Store, State> = \.state
 
   #if canImport(Combine)
     /// Publishes once per `send`, after its actions were reduced, for `@ObservedObject`.
     public var objectWillChange: ObservableObjectPublisher {
-      attachToParent()
+      core.attach(self)
       return willChange
     }
     private let willChange = ObservableObjectPublisher()
@@ -125,40 +89,28 @@ public typealias Reducer<State, Action: Sendable> =
   ///   - context: Runs each reduction, and the start of the effects it returns, inside it, so
   ///     that task-local values it binds, such as swift-dependencies' overrides, reach the reducer
   ///     and every effect (<doc:MigratingFromTCA>). It must call `reduce` once.
-  public init(
+  public convenience init(
     initialState: State, initialAction: Action? = nil,
     _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
-    let runtime = Runtime(initialState, reducer, context: context)
-    read = {
-      if runtime.isReducing { Self.stateReadWhileReducing() }
-      return runtime.state
-    }
-    (isReducing, registry) = ({ runtime.isReducing }, runtime.registry)
-    forward = { StoreTask(lineage: runtime.send($0)) }
-    runtime.didChange = { [weak self] in self?.notify() }
+    self.init(
+      initialState: initialState, initialAction: initialAction, reducer, context: context,
+      executor: nil)
+  }
+
+  /// A root store whose effects' operations run on `executor`, a `TaskExecutor`, if not `nil`.
+  init(
+    initialState: State, initialAction: Action?, _ reducer: @escaping Reducer<State, Action>,
+    context: (@MainActor (_ reduce: () -> Void) -> Void)?, executor: AnyObject?
+  ) {
+    let runtime = Runtime(initialState, reducer, context: context, executor: executor)
+    core = runtime
+    runtime.store = self
     if let initialAction { send(initialAction) }
   }
 
-  /// Creates a store of a feature whose reducer is a ``Reduce`` value, as
-  /// ``init(initialState:initialAction:_:context:)-(_,_,Reducer<State,Action>,_)`` does.
-  /// ```swift
-  /// let store = Store(initialState: Inbox.State(), Inbox.reducer)
-  /// ```
-  public convenience init(
-    initialState: State, initialAction: Action? = nil, _ reducer: Reduce<State, Action>,
-    context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
-  ) {
-    self.init(
-      initialState: initialState, initialAction: initialAction, reducer.reduce, context: context)
-  }
-
-  private init(
-    read: @escaping @MainActor () -> State, forward: @escaping @MainActor (Action) -> StoreTask
-  ) {
-    (self.read, self.forward, isReducing, registry) = (read, forward, { false }, nil)
-  }
+  init(core: any StoreCore<State, Action>) { self.core = core }
 
   /// Reduces `action`, then every action it causes synchronously, and starts their effects;
   /// observers hear of it once, at the end. A `send` made meanwhile is queued behind it, and its
@@ -171,7 +123,7 @@ public typealias Reducer<State, Action: Sendable> =
   public func send(_ action: Action) -> StoreTask {
     // NB: A Swift 5 app may call this off the main actor, with only a warning: debug builds stop.
     assert(isMainQueue(), "MiniRedux: Store.send was called off the main actor; send from it")
-    return forward(action)
+    return core.send(action)
   }
 
   /// Calls `listener` with the state now, then after each `send` (for a scoped store with
@@ -183,21 +135,112 @@ public typealias Reducer<State, Action: Sendable> =
   /// ```
   @discardableResult
   public func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
-    attachToParent()
+    core.attach(self)
     let id = nextListenerID
     nextListenerID += 1
     listeners.append((id, listener))
     // NB: Inside its reducer a root store's state is lent out; the send calls it at its end.
-    if !isReducing() { listener(read()) }
+    if !core.isReducing { listener(core.read()) }
     return StoreSubscription { [weak self] in
       guard let self, let index = listeners.firstIndex(where: { $0.id == id }) else { return }
       listeners.remove(at: index)
       cancellations += 1
     }
   }
+
+  /// Tells this store's observers that its state changed, then its scoped stores, which tell
+  /// theirs if their part changed: the one place where observers hear of changes.
+  func notify() {
+    #if canImport(Combine)
+      willChange.send()
+    #endif
+    if observation.isObserved { notifyObservation() }
+    // NB: Each list in a function of its own (HowItWorks' table).
+    if hasListeners { notifyListeners() }
+    if observation.hasScopes { notifyScopes() }
+  }
+
+  private func notifyListeners() {
+    let (state, cancellations) = (core.read(), cancellations)
+    // NB: Over a copy, as a listener may subscribe; one cancelled meanwhile hears nothing.
+    for entry in listeners {
+      if self.cancellations != cancellations, !isSubscribed(entry.id) { continue }
+      entry.listener(state)
+    }
+  }
+
+  // NB: A function of its own: written in the loop, as its `where`, it cost S6a 4.4 times.
+  private func isSubscribed(_ id: Int) -> Bool { listeners.contains { $0.id == id } }
 }
 
-// MARK: - Scoping
+/// Where a store's state is and where its actions go: a root store's `Runtime`, or, for a scoped
+/// store, its parent store, through the scope (the one way the layer of scoped stores reaches in).
+@MainActor protocol StoreCore<State, Action>: AnyObject {
+  associatedtype State
+  associatedtype Action: Sendable
+  /// The state; read inside the root store's reducer, it stops the program.
+  func read() -> State
+  /// Whether the root store's reducer has the state.
+  var isReducing: Bool { get }
+  func send(_ action: Action) -> StoreTask
+  /// Tells a scoped store's parent, once, that `store` is observed; a root store has no parent.
+  func attach(_ store: Store<State, Action>)
+}
+
+extension Store: Observable {}
+
+/// The effects of one ``Store/send(_:)``, and of the actions they sent back: await or cancel them.
+/// ```swift
+/// let timer = store.send(.startTimer)
+/// // Later, when the screen that started it goes away:
+/// timer.cancel()
+/// ```
+public struct StoreTask: Hashable, Sendable {
+  /// The send's effects; `nil` if it started none.
+  let lineage: Lineage?
+
+  /// Waits until the effects have ended; cancelling the waiting task cancels them and returns.
+  /// ```swift
+  /// await store.send(.refresh).finish()
+  /// print(store.state.items)  // what the refresh loaded
+  /// ```
+  @MainActor public func finish() async { await lineage?.wait() }
+
+  /// Cancels the effects: nothing they send is reduced any more, the actions they queued are
+  /// dropped, and effects their actions would start do not start.
+  @MainActor public func cancel() { lineage?.cancel() }
+
+  /// Whether the effects were cancelled: by ``cancel()``, or each by its id before one finished
+  /// (a debounce's pause is not an effect of its own). A task with no effects counts as cancelled.
+  /// ```swift
+  /// let timer = store.send(.startTimer)
+  /// timer.cancel()
+  /// print(timer.isCancelled)  // true
+  /// ```
+  @MainActor public var isCancelled: Bool { lineage?.isCancelledOrEveryEffectCancelled ?? true }
+
+  /// The effects in flight and the actions queued.
+  @MainActor var count: Int { lineage?.count ?? 0 }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.lineage === rhs.lineage }
+  public func hash(into hasher: inout Hasher) { hasher.combine(lineage.map(ObjectIdentifier.init)) }
+}
+
+/// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener.
+/// ```swift
+/// let subscription = store.subscribe { state in print(state.count) }
+/// subscription.cancel()  // the listener is not called again
+/// ```
+public struct StoreSubscription: Sendable {
+  let onCancel: @MainActor @Sendable () -> Void
+
+  /// Stops the listener, even during a notification in progress; cancelling twice does nothing.
+  @MainActor public func cancel() { onCancel() }
+}
+
+// MARK: - Beyond the core
+
+// MARK: - Scoped stores and observation
 
 extension Store {
   /// A store of a child feature that reads and sends through this one, and tells its observers of
@@ -213,13 +256,14 @@ extension Store {
     action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
     var lastSeen: ChildState?
-    let child = scope(toChildState, toParentAction) { state in
-      let childState = toChildState(state)
-      guard childState != lastSeen else { return false }
-      lastSeen = childState
-      return true
-    }
-    child.attachToParent()
+    let child = Store<ChildState, ChildAction>(
+      core: ScopedCore(self, toChildState, toParentAction) { state in
+        let childState = toChildState(state)
+        guard childState != lastSeen else { return false }
+        lastSeen = childState
+        return true
+      })
+    child.core.attach(child)
     return child
   }
 
@@ -234,7 +278,8 @@ extension Store {
     state toChildState: @escaping (State) -> ChildState,
     action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
-    scope(toChildState, toParentAction) { _ in true }
+    Store<ChildState, ChildAction>(
+      core: ScopedCore(self, toChildState, toParentAction) { _ in true })
   }
 
   /// A store of a child feature that comes and goes (a sheet, a pushed screen, a row) while it is
@@ -248,13 +293,178 @@ extension Store {
     state toChildState: @escaping (State) -> ChildState?,
     action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
-    guard var last = toChildState(read()) else { return nil }
+    guard var last = toChildState(core.read()) else { return nil }
     let child: Store<ChildState, ChildAction> = scope(
       state: { state in
         last = toChildState(state) ?? last
         return last
       }, action: toParentAction)
     return child
+  }
+
+  /// Reads a property of the state, as `store.count` reads `store.state.count`; Observation hears
+  /// of it only on a `send` that changed it (`!=` for an `Equatable` value, any `send` for
+  /// another), so a view re-renders only for what it reads.
+  /// ```swift
+  /// let store = Store(initialState: Counter.State(), Counter.reduce)
+  /// store.send(.incrementTapped)
+  /// print(store.count)  // 1: a view that reads it re-renders when a send changes count
+  /// ```
+  /// - Parameter keyPath: The property of the state to read.
+  /// - Returns: Its current value.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    core.attach(self)
+    let value = core.read()[keyPath: keyPath]
+    // NB: A key path literal outside generic code is one object: most reads find it by identity.
+    let properties = observation.properties
+    let known = properties.firstIndex { $0.keyPath === keyPath }
+    let index = known ?? properties.firstIndex { $0.keyPath == keyPath } ?? observe(keyPath, value)
+    if !observation.properties[index].isObserved {
+      // NB: Not compared since its last change: `changed` catches up to the value read now.
+      _ = observation.properties[index].changed()
+      (observation.isObserved, observation.properties[index].isObserved) = (true, true)
+    }
+    observation.registrar.access(
+      self, keyPath: observation.properties[index].token as! KeyPath<Store, Int>)
+    return value
+  }
+
+  /// For tests: the effects in flight and their ids, the attached scoped stores, unpruned too,
+  /// and the properties Observation watches.
+  var snapshot: (effects: Int, ids: Int, scopes: Int, observed: Int) {
+    let registry = (core as? Registry)?.snapshot
+    return (
+      registry?.effects ?? 0, registry?.ids ?? 0, observation.scopes.count,
+      observation.properties.count
+    )
+  }
+
+  /// Marks `state` as read, for Observation.
+  func observeState() {
+    (observation.isObserved, observation.isStateObserved) = (true, true)
+    observation.registrar.access(self, keyPath: stateKeyPath)
+  }
+
+  /// Watches `keyPath`, whose value is `value` now, for Observation; returns its index.
+  private func observe<Value>(_ keyPath: KeyPath<State, Value>, _ value: Value) -> Int {
+    let changed =
+      (Value.self as? any Equatable.Type).map { isChanged(keyPath, value, $0) } ?? { true }
+    // NB: A token for Observation, told apart by its index; it is never read.
+    let token = \Store.[observed: observation.properties.count]
+    observation.properties.append((keyPath, token, false, changed))
+    return observation.properties.count - 1
+  }
+
+  private subscript(observed index: Int) -> Int { index }
+
+  /// Whether the state changed `keyPath` from the last value seen, which it then remembers,
+  /// compared with `Equatable` of the type opened.
+  private func isChanged<Value, Compared: Equatable>(
+    _ keyPath: KeyPath<State, Value>, _ value: Value, _: Compared.Type
+  ) -> () -> Bool {
+    // NB: `Compared` is `Value`, opened from a metatype: no cast per comparison.
+    var (keyPath, last) = (keyPath as! KeyPath<State, Compared>, value as! Compared)
+    return { [unowned self] in
+      let value = core.read()[keyPath: keyPath]
+      guard value != last else { return false }
+      last = value
+      return true
+    }
+  }
+
+  /// Tells Observation that the state changed, if `state` was read since it last heard of it,
+  /// and of each property read since then that the new state changed; an observer reads again.
+  func notifyObservation() {
+    if observation.isStateObserved {
+      observation.isStateObserved = false
+      observation.registrar.withMutation(of: self, keyPath: stateKeyPath) {}
+    }
+    for index in observation.properties.indices
+    where observation.properties[index].isObserved && observation.properties[index].changed() {
+      // NB: First, as an observer told of the change may read it again.
+      observation.properties[index].isObserved = false
+      observation.registrar.withMutation(
+        of: self, keyPath: observation.properties[index].token as! KeyPath<Store, Int>
+      ) {}
+    }
+    observation.isObserved =
+      observation.isStateObserved || observation.properties.contains { $0.isObserved }
+  }
+
+  func notifyScopes() {
+    var released = false
+    for scope in observation.scopes where !scope.notify() { released = true }
+    if released { observation.scopes.removeAll { !$0.isAlive() } }
+  }
+}
+
+/// What a store keeps for Observation and for the scoped stores attached to it.
+// NB: Of types that do not depend on `State` (HowItWorks' table).
+@MainActor struct Observed {
+  let registrar = ObservationRegistrar()
+  /// Whether `state`, or a property through the store, was read since the last change: if not,
+  /// Observation has no one to tell. `isStateObserved`: `state` itself.
+  var (isObserved, isStateObserved) = (false, false)
+  /// The properties read through the store: each one's key path in the state, the key path
+  /// Observation knows it by, whether it was read since Observation last heard of a change of it,
+  /// and, while it is, whether the state changed it since the last look.
+  var properties:
+    [(keyPath: AnyKeyPath, token: AnyKeyPath, isObserved: Bool, changed: () -> Bool)] = []
+  /// The attached scoped stores; `notify` returns `false` once the scoped store is released.
+  var scopes: [(notify: @MainActor () -> Bool, isAlive: @MainActor () -> Bool)] = [] {
+    didSet { hasScopes = !scopes.isEmpty }
+  }
+  private(set) var hasScopes = false
+  var pruneScopesAt = keptCapacity
+}
+
+/// A scoped store's way to its state and its actions: through its parent.
+@MainActor
+final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Sendable>: StoreCore {
+  // NB: Strongly: a scoped store keeps its parent alive, never the other way.
+  private let parent: Store<ParentState, ParentAction>
+  private let toState: (ParentState) -> State
+  private let toParentAction: (Action) -> ParentAction
+  /// Whether the child's part of a new state differs from what its observers last heard of; its
+  /// first call tells it what they start from.
+  private let changed: @MainActor (ParentState) -> Bool
+  private var isAttached = false
+
+  init(
+    _ parent: Store<ParentState, ParentAction>, _ toState: @escaping (ParentState) -> State,
+    _ toParentAction: @escaping (Action) -> ParentAction,
+    changed: @escaping @MainActor (ParentState) -> Bool
+  ) {
+    (self.parent, self.toState, self.toParentAction, self.changed) =
+      (parent, toState, toParentAction, changed)
+  }
+
+  func read() -> State { toState(parent.core.read()) }
+  var isReducing: Bool { parent.core.isReducing }
+  func send(_ action: Action) -> StoreTask { parent.send(toParentAction(action)) }
+
+  /// Until attached, the parent does not tell the child of changes: one with `Equatable` state is
+  /// attached when made, another when first observed.
+  func attach(_ store: Store<State, Action>) {
+    guard !isAttached else { return }
+    isAttached = true
+    parent.core.attach(parent)
+    _ = changed(parent.core.read())
+    if parent.observation.scopes.count >= parent.observation.pruneScopesAt {
+      parent.observation.scopes.removeAll { !$0.isAlive() }
+      parent.observation.pruneScopesAt = Swift.max(
+        keptCapacity, 2 * parent.observation.scopes.count)
+    }
+    // NB: The child weakly, as it keeps its parent alive; the parent unowned, as it holds this.
+    weak let store = store
+    let changed = changed
+    parent.observation.scopes.append(
+      (
+        { [unowned parent] in
+          if let store, changed(parent.core.read()) { store.notify() }
+          return store != nil
+        }, { store != nil }
+      ))
   }
 }
 
@@ -314,15 +524,16 @@ extension Reduce {
   ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
     nonisolated(unsafe) let embed = embed
-    let (parent, extract) = (reduce, extract ?? Registry.extract(embed))
+    let (parent, extract) = (reduce, extract ?? Self.extract(embed))
     return Self { state, action in
       guard let inner = extract(action) else { return parent(&state, action) }
       let effect = child(&state[keyPath: path], inner)
       return .merge(
-        Registry.embed(
+        Self.embed(
           effect, { embed($0) }, at: path, key: true, owns: false,
           child: { (state: State) in state[keyPath: path] },
-          keys: { _ in { _ in true } }),
+          modify: { state, change in change(&state[keyPath: path]) },
+          keys: { _ in { _ in true } }, remove: nil),
         parent(&state, action))
     }
   }
@@ -352,24 +563,29 @@ extension Reduce {
   ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
     nonisolated(unsafe) let (embed, embedState) = (embed, embedState)
-    let (parent, extract) = (reduce, extract ?? Registry.extract(embed))
-    let extractState = Registry.extract(embedState)
+    let (parent, extract) = (reduce, extract ?? Self.extract(embed))
+    let extractState = Self.extract(embedState)
     return Self { state, action in
       guard let childAction = extract(action) else { return parent(&state, action) }
       let shown = caseName(state).map { String(cString: $0) } ?? "\(state)"
       guard var childState = extractState(state) else {
-        return Registry.drop(action, "the state shows .\(shown), not that case")
+        return Self.drop(action, "the state shows .\(shown), not that case")
       }
       let effect = child(&childState, childAction)
       state = embedState(childState)
       return .merge(
-        Registry.embed(
+        Self.embed(
           effect, { embed($0) }, at: \State.self, key: shown,
           child: { (state: State) in extractState(state) },
+          modify: { state, change in
+            guard var child = extractState(state) else { return }
+            change(&child)
+            state = embedState(child)
+          },
           keys: { state in
             let now = caseName(state).map { AnyHashable(String(cString: $0)) }
             return { $0 == now }
-          }),
+          }, remove: nil),
         parent(&state, action))
     }
   }
@@ -401,27 +617,29 @@ extension Reduce {
   ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
     nonisolated(unsafe) let embed = embed
-    let (parent, extract) = (reduce, extract ?? Registry.extract(embed))
+    let (parent, extract) = (reduce, extract ?? Self.extract(embed))
     return Self { state, action in
       guard let childAction = extract(action) else { return parent(&state, action) }
-      guard state[keyPath: path] != nil else { return Registry.drop(action, "\(path) is nil") }
+      guard state[keyPath: path] != nil else { return Self.drop(action, "\(path) is nil") }
       let effect = child(&state[keyPath: path]!, childAction)
-      if effect.dismisses {
+      if effect.dismissesAtOnce {
         state[keyPath: path] = nil
-        return .merge(Registry.dismissed(effect, by: action), parent(&state, action))
+        Self.dismissed(effect, by: action)
+        return parent(&state, action)
       }
       // NB: Who the child is after its own reducer ran: one that changes its own id keeps its effects.
-      let key = Registry.key(of: state[keyPath: path])!
+      let key = Self.key(of: state[keyPath: path])!
+      let isThere = { (state: State) in Self.key(of: state[keyPath: path]) == key }
       return .merge(
-        Registry.embed(
+        Self.embed(
           effect, { embed($0) }, at: path, key: key,
-          child: { (state: State) in
-            state[keyPath: path].flatMap { Registry.key(of: $0) == key ? $0 : nil }
-          },
+          child: { (state: State) in isThere(state) ? state[keyPath: path] : nil },
+          modify: { state, change in if isThere(state) { change(&state[keyPath: path]!) } },
           keys: { state in
-            let now = Registry.key(of: state[keyPath: path])
+            let now = Self.key(of: state[keyPath: path])
             return { $0 == now }
-          }),
+          },
+          remove: { state in if isThere(state) { state[keyPath: path] = nil } }),
         parent(&state, action))
     }
   }
@@ -452,7 +670,7 @@ extension Reduce {
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
     forEach(
-      path, id: { $0[$1].id }, key: { $0[$1].id }, remove: { Registry.remove($1, from: &$0) },
+      path, id: { $0[$1].id }, key: { $0[$1].id }, remove: { Self.remove($1, from: &$0) },
       action: embed, extract: extract, child: child)
   }
 
@@ -502,7 +720,7 @@ extension Reduce {
   ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
     nonisolated(unsafe) let (embed, idAt, keyAt, remove) = (embed, idAt, keyAt, remove)
-    let (parent, extract) = (reduce, extract ?? Registry.extract { embed($0.0, $0.1) })
+    let (parent, extract) = (reduce, extract ?? Self.extract { embed($0.0, $0.1) })
     func find(_ id: ID, in rows: Rows, after start: Rows.Index? = nil) -> Rows.Index? {
       rows.indices[(start.map(rows.index(after:)) ?? rows.startIndex)...].first {
         idAt(rows, $0) == id
@@ -511,29 +729,31 @@ extension Reduce {
     return Self { state, action in
       guard let (id, childAction) = extract(action) else { return parent(&state, action) }
       guard let index = find(id, in: state[keyPath: path]) else {
-        return Registry.drop(action, "\(path) has no element with id \(id)")
+        return Self.drop(action, "\(path) has no element with id \(id)")
       }
-      let isShared = find(id, in: state[keyPath: path], after: index) != nil
+      if find(id, in: state[keyPath: path], after: index) != nil {
+        miniReduxReport(
+          "MiniRedux: \(path) holds more than one element with id \(id); the action for it went "
+            + "to the first. Give each element an id of its own, such as a UUID or a counter.")
+      }
       let effect = child(&state[keyPath: path][index], childAction)
-      if effect.dismisses {
-        let removed = remove(&state[keyPath: path], index)
-        return .merge(
-          Registry.dismissed(effect, by: action, removed: removed), parent(&state, action))
+      if effect.dismissesAtOnce {
+        Self.dismissed(effect, by: action, removed: remove(&state[keyPath: path], index))
+        return parent(&state, action)
       }
       let key = keyAt(state[keyPath: path], index)
+      // NB: Where it was first: a row's own children are found with no search while no row
+      // moves, so rows that each have children in flight cost n, not n·n.
+      let place = { (rows: Rows) in
+        index >= rows.startIndex && index < rows.endIndex && keyAt(rows, index) == key
+          ? index : rows.indices.first { keyAt(rows, $0) == key }
+      }
       return .merge(
-        isShared ? Registry.duplicate(id, in: path) : .none,
-        Registry.embed(
+        Self.embed(
           effect, { embed(id, $0) }, at: path, key: key,
-          child: { (state: State) in
-            // NB: Where it was first: a row's own children are found with no search while no row
-            // moves, so rows that each have children in flight cost n, not n·n.
-            let rows = state[keyPath: path]
-            let isThere =
-              index >= rows.startIndex && index < rows.endIndex && keyAt(rows, index) == key
-            return (isThere ? index : rows.indices.first { keyAt(rows, $0) == key }).map {
-              rows[$0]
-            }
+          child: { (state: State) in place(state[keyPath: path]).map { state[keyPath: path][$0] } },
+          modify: { state, change in
+            if let index = place(state[keyPath: path]) { change(&state[keyPath: path][index]) }
           },
           keys: { state in
             let rows = state[keyPath: path]
@@ -545,6 +765,9 @@ extension Reduce {
               return searches > 8
                 ? ids.contains(key) : rows.indices.contains { AnyHashable(keyAt(rows, $0)) == key }
             }
+          },
+          remove: { state in
+            if let index = place(state[keyPath: path]) { _ = remove(&state[keyPath: path], index) }
           }),
         parent(&state, action))
     }
@@ -588,6 +811,105 @@ extension Reduce {
     action embed: @escaping (Int, ChildAction) -> Action,
     extract: (@MainActor (Action) -> (Int, ChildAction)?)? = nil, child: Reduce<Screen, ChildAction>
   ) -> Self { forEach(path, action: embed, extract: extract, child: child.reduce) }
+}
+
+extension Store {
+  /// Creates a store of a feature whose reducer is a ``Reduce`` value, as
+  /// ``init(initialState:initialAction:_:context:)-(_,_,Reducer<State,Action>,_)`` does.
+  /// ```swift
+  /// let store = Store(initialState: Inbox.State(), Inbox.reducer)
+  /// ```
+  public convenience init(
+    initialState: State, initialAction: Action? = nil, _ reducer: Reduce<State, Action>,
+    context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
+  ) {
+    self.init(
+      initialState: initialState, initialAction: initialAction, reducer.reduce, context: context)
+  }
+}
+
+// How an embedding finds a child's actions, tells who a child is, and reports what it drops.
+extension Reduce {
+  /// Extracts from an action the payload of the case `embed` makes, telling cases apart by name,
+  /// as `print` does; the name is learned from the first action whose payload is a `Payload`, and
+  /// the names of cases with no payload as they come, so that each is reflected on once.
+  @usableFromInline nonisolated static func extract<Whole, Payload>(
+    _ embed: @escaping (Payload) -> Whole
+  ) -> @MainActor (Whole) -> Payload? {
+    // NB: Sound: called only on the main actor, as the store reduces actions.
+    nonisolated(unsafe) let embed = embed
+    nonisolated(unsafe) var name: UnsafePointer<CChar>?
+    nonisolated(unsafe) var others: [UnsafePointer<CChar>] = []
+    return { action in
+      guard let actionName = caseName(action) else {
+        preconditionFailure(
+          "MiniRedux: cannot read the case of \(Whole.self) \(action): an embedding needs an enum "
+            + "with reflection metadata. Pass `extract:` a closure that extracts the child's action."
+        )
+      }
+      guard actionName == name || name == nil && !others.contains(actionName) else { return nil }
+      let payload = Dump.payload(of: action, as: Payload.self)
+      name = name ?? payload.flatMap { caseName(embed($0)) }
+      // NB: Only a case with no payload is surely not the child's before its name is learned.
+      if name == nil, Mirror(reflecting: action).children.isEmpty { others.append(actionName) }
+      return actionName == name ? payload : nil
+    }
+  }
+
+  /// Who a present child is: the same while present, and, if `Identifiable`, while its `id` is; if
+  /// an enum, while its case is.
+  @usableFromInline static func key<Child>(of child: Child?) -> AnyHashable? {
+    child.map { child in
+      if let child = child as? any Identifiable { return id(of: child) }
+      // NB: An enum of destinations is a child per case: another case is another child.
+      return caseName(child).map { AnyHashable(String(cString: $0)) } ?? AnyHashable(true)
+    }
+  }
+
+  private static func id(of child: some Identifiable) -> AnyHashable { child.id }
+
+  /// Reports `action` dropped, as `reason`: the child it is for is gone.
+  @usableFromInline static func drop(_ action: Action, _ reason: String) -> Effect<Action> {
+    miniReduxReport(
+      "MiniRedux: dropped \(Dump.line(action)), as \(reason): the child it is for is gone. A "
+        + "view that sends after its child was dismissed or removed is the usual cause.")
+    return .none
+  }
+
+  /// Reports what a child that dismissed itself at once, with `action`, returned besides
+  /// `.dismiss`, which ended with it, unstarted; or a collection that could not remove it.
+  @usableFromInline static func dismissed<ChildAction>(
+    _ effect: Effect<ChildAction>, by action: Action, removed: Bool = true
+  ) {
+    guard removed else {
+      return miniReduxReport(
+        "MiniRedux: .dismiss for \(Dump.line(action)) did nothing, as its collection cannot "
+          + "remove elements; embed an Array, or another RangeReplaceableCollection.")
+    }
+    // NB: A child of an enum case's `scope` returns it under the case's id.
+    var effect = effect
+    while case .cancellable(_, _, let parts) = effect.operation { effect = parts.first }
+    guard case .dismiss = effect.operation else {
+      return miniReduxReport(
+        "MiniRedux: the child returned .dismiss with other effects for \(Dump.line(action)), "
+          + "which would start with it; they ended with it, unstarted. To send the parent an "
+          + "action first, return .concatenate(.send(action), .dismiss).")
+    }
+  }
+
+  /// Removes the element at `index` of `rows`, if they can remove one: returns whether it did.
+  @usableFromInline nonisolated static func remove<Rows: Collection>(
+    _ index: Rows.Index, from rows: inout Rows
+  ) -> Bool {
+    func removing<Removable: RangeReplaceableCollection>(from rows: Removable) -> Any {
+      var rows = rows
+      rows.remove(at: index as! Removable.Index)
+      return rows
+    }
+    guard let removable = rows as? any RangeReplaceableCollection else { return false }
+    rows = removing(from: removable) as! Rows
+    return true
+  }
 }
 
 /// `Reduce(parent).scope(state, action: embed, extract: action, child: child)`, as a function:
@@ -719,178 +1041,6 @@ extension StackState: CustomReflectable {
   public var customMirror: Mirror {
     let children = zip(ids, elements).map { (label: "#\($0)" as String?, value: $1 as Any) }
     return Mirror(self, children: children, displayStyle: .struct)
-  }
-}
-
-extension Store: Observable {}
-
-/// The effects of one ``Store/send(_:)``, and of the actions they sent back: await or cancel them.
-/// ```swift
-/// let timer = store.send(.startTimer)
-/// // Later, when the screen that started it goes away:
-/// timer.cancel()
-/// ```
-public struct StoreTask: Hashable, Sendable {
-  /// The send's effects; `nil` if it started none.
-  let lineage: Lineage?
-
-  /// Waits until the effects have ended; cancelling the waiting task cancels them and returns.
-  /// ```swift
-  /// await store.send(.refresh).finish()
-  /// print(store.state.items)  // what the refresh loaded
-  /// ```
-  @MainActor public func finish() async { await lineage?.wait() }
-
-  /// Cancels the effects: nothing they send is reduced any more, the actions they queued are
-  /// dropped, and effects their actions would start do not start.
-  @MainActor public func cancel() { lineage?.cancel() }
-
-  /// Whether the effects were cancelled: by ``cancel()``, or each by its id before one finished.
-  /// A task with no effects counts as cancelled.
-  /// ```swift
-  /// let timer = store.send(.startTimer)
-  /// timer.cancel()
-  /// print(timer.isCancelled)  // true
-  /// ```
-  @MainActor public var isCancelled: Bool { lineage?.isCancelledOrEveryEffectCancelled ?? true }
-
-  /// The effects in flight and the actions queued.
-  @MainActor var count: Int { lineage?.count ?? 0 }
-
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.lineage === rhs.lineage }
-  public func hash(into hasher: inout Hasher) { hasher.combine(lineage.map(ObjectIdentifier.init)) }
-}
-
-/// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener.
-/// ```swift
-/// let subscription = store.subscribe { state in print(state.count) }
-/// subscription.cancel()  // the listener is not called again
-/// ```
-public struct StoreSubscription: Sendable {
-  let onCancel: @MainActor @Sendable () -> Void
-
-  /// Stops the listener, even during a notification in progress; cancelling twice does nothing.
-  @MainActor public func cancel() { onCancel() }
-}
-
-// MARK: - Observers and scoped stores
-
-extension Store {
-  /// Both `scope`s: `changed` tells whether the child's part of a new state differs from what its
-  /// observers last heard of; its first call tells it what they start from.
-  private func scope<ChildState, ChildAction>(
-    _ toChildState: @escaping (State) -> ChildState,
-    _ toParentAction: @escaping (ChildAction) -> Action,
-    changed: @escaping @MainActor (State) -> Bool
-  ) -> Store<ChildState, ChildAction> {
-    // NB: Sound: called only on the main actor, where the child store sends.
-    nonisolated(unsafe) let toParentAction = toParentAction
-    let child = Store<ChildState, ChildAction>(
-      read: { toChildState(self.read()) }, forward: { self.send(toParentAction($0)) })
-    child.attach = { child in
-      self.attachToParent()
-      _ = changed(self.read())
-      if self.scopes.count >= self.pruneScopesAt {
-        self.scopes.removeAll { !$0.isAlive() }
-        self.pruneScopesAt = Swift.max(keptCapacity, 2 * self.scopes.count)
-      }
-      // NB: Weakly: the child keeps this store alive.
-      weak let child = child
-      let notify: @MainActor (State) -> Bool = { state in
-        if let child, changed(state) { child.notify() }
-        return child != nil
-      }
-      self.scopes.append((notify, { child != nil }))
-    }
-    return child
-  }
-
-  private func attachToParent() { attach.take()?(self) }
-
-  /// Watches `keyPath`, whose value is `value` now, for Observation; returns its index.
-  private func observe<Value>(_ keyPath: KeyPath<State, Value>, _ value: Value) -> Int {
-    let changed =
-      (Value.self as? any Equatable.Type).map { isChanged(keyPath, value, $0) } ?? { true }
-    // NB: A token for Observation, told apart by its index; it is never read.
-    observed.append((keyPath, \Store.[observed: observed.count], false, changed))
-    return observed.count - 1
-  }
-
-  private subscript(observed index: Int) -> Int { index }
-
-  /// Whether the state changed `keyPath` from the last value seen, which it then remembers,
-  /// compared with `Equatable` of the type opened.
-  private func isChanged<Value, Compared: Equatable>(
-    _ keyPath: KeyPath<State, Value>, _ value: Value, _: Compared.Type
-  ) -> () -> Bool {
-    // NB: `Compared` is `Value`, opened from a metatype: no cast per comparison.
-    var (keyPath, last) = (keyPath as! KeyPath<State, Compared>, value as! Compared)
-    return { [unowned self] in
-      let value = read()[keyPath: keyPath]
-      guard value != last else { return false }
-      last = value
-      return true
-    }
-  }
-
-  /// Tells Observation that the state changed, if `state` was read since it last heard of it,
-  /// and of each property read since then that the new state changed; an observer reads again.
-  private func notifyObservers() {
-    if isStateObserved {
-      isStateObserved = false
-      registrar.withMutation(of: self, keyPath: stateKeyPath) {}
-    }
-    for index in observed.indices where observed[index].isObserved && observed[index].changed() {
-      // NB: First, as an observer told of the change may read it again.
-      observed[index].isObserved = false
-      registrar.withMutation(of: self, keyPath: observed[index].path as! KeyPath<Store, Int>) {}
-    }
-    isObserved = isStateObserved || observed.contains { $0.isObserved }
-  }
-
-  /// Tells this store's observers that its state changed, then its scoped stores, which tell
-  /// theirs if their part changed: the one place where observers hear of changes.
-  private func notify() {
-    #if canImport(Combine)
-      willChange.send()
-    #endif
-    if isObserved { notifyObservers() }
-    // NB: Each list in a function of its own, which looks up its type only when called.
-    if hasListeners { notifyListeners() }
-    if hasScopes { notifyScopes() }
-  }
-
-  private func notifyListeners() {
-    let (state, cancellations) = (read(), cancellations)
-    // NB: Over a copy, as a listener may subscribe; one cancelled meanwhile hears nothing.
-    for entry in listeners {
-      if self.cancellations != cancellations, !isSubscribed(entry.id) { continue }
-      entry.listener(state)
-    }
-  }
-
-  // NB: A function of its own: written in the loop, as its `where`, it cost S6a 4.4 times.
-  private func isSubscribed(_ id: Int) -> Bool { listeners.contains { $0.id == id } }
-
-  private func notifyScopes() {
-    let state = read()
-    var released = false
-    for scope in scopes where !scope.notify(state) { released = true }
-    if released { scopes.removeAll { !$0.isAlive() } }
-  }
-
-  /// Stops the program with advice; reading the state would crash as an exclusivity violation.
-  private static func stateReadWhileReducing() -> Never {
-    fatalError(
-      "MiniRedux: the state of a Store<\(State.self), \(Action.self)> was read inside its own "
-        + "reducer (store.state, a scoped store's state, or subscribe or scope on a scoped store). "
-        + "Inside the reducer, use the `inout` state it is given; subscribe and scope outside it.")
-  }
-
-  /// For tests: the effects in flight, their ids, the attached scoped stores, unpruned too, and
-  /// the properties Observation watches.
-  var snapshot: (effects: Int, ids: Int, scopes: Int, observed: Int) {
-    (registry?.snapshot.effects ?? 0, registry?.snapshot.ids ?? 0, scopes.count, observed.count)
   }
 }
 
@@ -1035,7 +1185,7 @@ enum Dump {
   }
 }
 
-// MARK: - TestStore
+// MARK: - Testing
 
 /// A store for tests that makes you account for everything a feature does: each change of the
 /// state, each action its effects send back, each effect still running.
@@ -1068,6 +1218,8 @@ enum Dump {
 
   private let store: Store<State, Action>
   private let log: TestStoreLog<State, Action>
+  /// Where the store's effects run: a `TestExecutor`, where there are task executors.
+  private let executor: AnyObject?
 
   /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens;
   /// `initialAction` is reduced with no assertion, but what its effects send must be received.
@@ -1104,14 +1256,14 @@ enum Dump {
       }
       return effect
     }
-    self.store = Store(initialState: initialState, recording, context: context)
-    store.registry?.report = {
-      miniReduxReport($0)
-      log.dropped.append($0)
-    }
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      store.registry?.executor = TestExecutor()
+      executor = TestExecutor()
+    } else {
+      executor = nil
     }
+    store = Store(
+      initialState: initialState, initialAction: nil, recording, context: context,
+      executor: executor)
     if let initialAction { _ = start(initialAction, sentAt: "the initialAction") }
   }
 
@@ -1305,14 +1457,23 @@ enum Dump {
   /// knows of them. Returns how many of them then sleep on a ``TestClock``, if it got to know.
   @discardableResult private func drainEffects() -> Int? {
     guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
-    return (store.registry?.executor as? TestExecutor)?.drain(within: timeout)
+    return (executor as? TestExecutor)?.drain(within: timeout)
   }
 
   /// Sends `action` to the store as a `send` of the test, and keeps its task while it runs.
   private func start(_ action: Action, sentAt: String) -> StoreTask {
     log.sent.removeAll { $0.task.count == 0 }
     log.awaitsSentAction = true
-    let task = store.send(action)
+    // NB: What MiniRedux reports meanwhile, on the main actor, fails the next step; the effects
+    // started inherit the reporter, and so do the actions they send.
+    let outer = miniReduxReporter.get()
+    let task = miniReduxReporter.withValue(
+      Reporter { [weak log] message, fails in
+        outer(message, fails)
+        guard isMainQueue() else { return }
+        MainActor.assumeIsolated { log?.dropped.append(message) }
+      }
+    ) { store.send(action) }
     log.awaitsSentAction = false
     guard task.count > 0 else { return task }
     log.sent.append((action, sentAt, task))
@@ -1435,17 +1596,15 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
 
 /// Records a test failure with the test framework that runs the current test, found at run time,
 /// so that apps need link none; returns `false` where none runs. Tests of MiniRedux replace it.
-nonisolated let testIssueRecorder = TaskLocal<@Sendable (String, StepLocation) -> Bool>(
-  wrappedValue: { recordTestIssue($0, at: $1) })
+nonisolated let testIssueRecorder = TaskLocal<IssueRecorder>(
+  wrappedValue: IssueRecorder { recordTestIssue($0, at: $1) })
 
-/// Marks the main queue, so that code can tell it runs there, on the main actor.
-nonisolated func isMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
-
-nonisolated private let mainQueueKey = {
-  let key = DispatchSpecificKey<Bool>()
-  DispatchQueue.main.setSpecific(key: key, value: true)
-  return key
-}()
+/// What `testIssueRecorder` holds: `testIssueRecorder.get()(message, at)` calls it.
+// NB: A function in a struct, not bare: see `Reporter`.
+nonisolated struct IssueRecorder: Sendable {
+  let record: @Sendable (String, StepLocation) -> Bool
+  func callAsFunction(_ message: String, _ at: StepLocation) -> Bool { record(message, at) }
+}
 
 /// What a ``TestStore`` has seen and not yet checked.
 @MainActor final class TestStoreLog<State, Action> {

@@ -811,3 +811,120 @@ struct MainActorID: @MainActor Hashable {
     hasher.combine(value)
   }
 }
+
+/// The two forms a debounce takes: a debounced `.run` is one task that pauses, then works; any
+/// other effect is a concatenation of the pause and the effect. Both follow one rule.
+enum DebouncedForm: String, CaseIterable, Sendable {
+  case run, composite
+
+  /// `work`, in this form: as it is, or wrapped so that it is not a `.run`.
+  func shape(_ work: Effect<String>) -> Effect<String> {
+    self == .run ? work : work.cancellable(id: "inner")
+  }
+}
+
+extension DebounceTests {
+  /// Search as you type: a query pauses 10 ms, then its work sleeps 200 ms and sends results.
+  static func searchStore(_ clock: ManualClock, _ form: DebouncedForm) -> Store<[String], String> {
+    Store(initialState: []) { log, action in
+      log.append(action)
+      switch action {
+      case "query":
+        return form.shape(
+          .run { send in
+            try await clock.sleep(for: .milliseconds(200))
+            await send("results")
+          }
+        )
+        .debounce(id: 0, for: .milliseconds(10), clock: clock)
+      case "stop":
+        return .cancel(id: 0)
+      default:
+        return .none
+      }
+    }
+  }
+
+  @Test(
+    "a debounce's pause is not an effect: work cancelled after its pause counts as cancelled",
+    arguments: DebouncedForm.allCases)
+  func cancelledAfterPause(_ form: DebouncedForm) async {
+    // Given: a query whose pause has ended and whose work has started.
+    let clock = ManualClock()
+    let store = Self.searchStore(clock, form)
+    let first = store.send("query")
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .milliseconds(10))
+    await eventually { clock.sleeperCount == 1 && clock.now.offset == .milliseconds(10) }
+
+    // When: a newer query, 190 ms into the first's work, replaces it, and runs to its end.
+    clock.advance(by: .milliseconds(190))
+    let second = store.send("query")
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .milliseconds(10))
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .milliseconds(200))
+    await first.finish()
+    await second.finish()
+
+    // Then: the first's work was cancelled, so the first send's effects were; the second's not.
+    #expect(first.isCancelled, "\(form)")
+    #expect(!second.isCancelled, "\(form)")
+    #expect(store.state == ["query", "query", "results"], "\(form)")
+    #expect(store.snapshot.effects == 0 && store.snapshot.ids == 0, "\(form)")
+  }
+
+  @Test(
+    "a debounced effect that cancels its own id from its work counts as cancelled",
+    arguments: DebouncedForm.allCases)
+  func cancelsItself(_ form: DebouncedForm) async {
+    let clock = ManualClock()
+    let store = Store<[String], String>(initialState: []) { log, action in
+      log.append(action)
+      switch action {
+      case "go":
+        return form.shape(
+          .run { send in
+            try await clock.sleep(for: .milliseconds(10))
+            await send("stop")
+          }
+        )
+        .debounce(id: 0, for: .milliseconds(10), clock: clock)
+      case "stop":
+        return .cancel(id: 0)
+      default:
+        return .none
+      }
+    }
+    let task = store.send("go")
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .milliseconds(10))
+    await eventually { clock.sleeperCount == 1 && clock.now.offset == .milliseconds(10) }
+    clock.advance(by: .milliseconds(10))
+    await task.finish()
+    #expect(task.isCancelled, "\(form)")
+    #expect(store.state == ["go", "stop"], "\(form)")
+  }
+
+  @Test(
+    "a debounced effect that finishes is not cancelled; one cancelled in its pause is",
+    arguments: DebouncedForm.allCases)
+  func finishedOrCancelledInPause(_ form: DebouncedForm) async {
+    let clock = ManualClock()
+    let store = Self.searchStore(clock, form)
+    let paused = store.send("query")
+    await eventually { clock.sleeperCount == 1 }
+    store.send("stop")
+    await paused.finish()
+    #expect(paused.isCancelled, "\(form)")
+
+    let finished = store.send("query")
+    await eventually { clock.sleeperCount == 1 }
+    clock.advance(by: .milliseconds(10))
+    await eventually { clock.sleeperCount == 1 && clock.now.offset == .milliseconds(10) }
+    clock.advance(by: .milliseconds(200))
+    await finished.finish()
+    #expect(!finished.isCancelled, "\(form)")
+    #expect(store.state == ["query", "stop", "query", "results"], "\(form)")
+  }
+}

@@ -306,6 +306,47 @@ struct DepthTests {
     #expect(!store.state.contains(-1))
   }
 
+  @Test(
+    "100,000 concatenations, each a step under its own id in the previous one, start, cancel, end",
+    arguments: [true, false])
+  func concatenationsInsideWrappers(cancelling: Bool) async {
+    // Given: a .run at the bottom of 100,000 levels, each `concatenate(level below, .send(n))`
+    // with the level below under id n.
+    let (gate, depth) = (Gate(), Self.depth)
+    var effect = Effect<Int>.run { send in
+      await gate.wait()
+      await send(-1)
+    }
+    for level in 0..<depth { effect = .concatenate(effect.cancellable(id: level), .send(level)) }
+    let folded = effect
+    effect = .none
+    let store = Store<[Int], Int>(initialState: []) { log, value in
+      log.append(value)
+      if value == -2 { return .cancel(id: depth - 1) }
+      return value == depth ? folded : .none
+    }
+
+    // When: it starts, every level is in flight, each under its id.
+    let task = store.send(depth)
+    #expect(store.snapshot.effects == depth + 1 && store.snapshot.ids == depth)
+    if cancelling {
+      // Then: cancelling the outermost id cancels all of that step; the outermost concatenation
+      // moves on to its last step once the run, which ignores cancellation, has returned.
+      store.send(-2)
+      #expect(store.state == [depth, -2])
+      #expect(store.snapshot.effects == 1 && store.snapshot.ids == 0)
+      gate.open()
+      await task.finish()
+      #expect(store.state == [depth, -2, depth - 1])
+    } else {
+      // Then: the run delivers, and each level's last step follows, innermost first.
+      gate.open()
+      await task.finish()
+      #expect(store.state == [depth, -1] + Array(0..<depth))
+      #expect(store.snapshot.effects == 0 && store.snapshot.ids == 0)
+    }
+  }
+
   @Test("a debounce of a duration no clock can reach waits until cancelled, without trapping")
   func absurdDebounce() async {
     let store = makeStore()

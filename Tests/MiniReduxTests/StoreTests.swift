@@ -333,7 +333,8 @@ struct ReducerMisuseTests {
 @Suite("Seeing what a store does")
 struct VisibilityTests {
   @Test(
-    "send off the main actor, as a Swift 5 app can, stops a debug build with a MiniRedux message")
+    "send off the main actor, as a Swift 5 app can, stops a debug build with a MiniRedux message",
+    .enabled(if: _isDebugAssertConfiguration(), "release builds do not check"))
   func sendOffMain() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let store = await Store<Int, Int>(initialState: 0) { count, action in

@@ -126,7 +126,7 @@ func capturingReports<R>(
 ) async rethrows -> (result: R, reports: [String]) {
   let reports = Recorder<String>()
   let result = try await miniReduxReporter.withValue(
-    { message, _ in reports.append(message) }, operation: body, isolation: isolation)
+    Reporter { message, _ in reports.append(message) }, operation: body, isolation: isolation)
   return (result, reports.values)
 }
 
@@ -152,7 +152,7 @@ struct ThrowingFailures: SuiteTrait, TestTrait, TestScoping {
   func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    try await testIssueRecorder.withValue({ _, _ in false }) { try await function() }
+    try await testIssueRecorder.withValue(IssueRecorder { _, _ in false }) { try await function() }
   }
 }
 
