@@ -240,9 +240,10 @@ struct Scenarios {
   // MARK: S14 an effect under nested wrappers
 
   /// One send whose reducer returns a `.run` under `n` `cancellable` wrappers, each with an id of
-  /// its own, awaited: the inner half each in a `merge` with a `.send`, the outer half a chain.
-  /// Per wrapper: building it, starting what is under it, registering and unregistering its id,
-  /// and releasing it. Linear at any depth, so this stays flat as n grows.
+  /// its own, awaited: the inner third each in a `merge` with a `.send`, the middle third each the
+  /// first step of a `concatenate` before a `.send`, the outer third a chain. Per wrapper:
+  /// building it, starting what is under it, registering and unregistering its id, moving on
+  /// and ending, and releasing it. Linear at any depth, so this stays flat as n grows.
   mutating func s14NestedWrappers() async -> Measurement {
     let n = opaque(counts.roundTrips)
     let store = Store<Int, Bool>(initialState: 0) { count, isStart in
@@ -251,8 +252,11 @@ struct Scenarios {
         return .none
       }
       var effect = Effect<Bool>.run { send in await send(false) }
-      for id in 0..<n / 2 { effect = .merge(effect.cancellable(id: id), .send(false)) }
-      for id in n / 2..<n { effect = effect.cancellable(id: id) }
+      for id in 0..<n / 3 { effect = .merge(effect.cancellable(id: id), .send(false)) }
+      for id in n / 3..<2 * n / 3 {
+        effect = .concatenate(effect.cancellable(id: id), .send(false))
+      }
+      for id in 2 * n / 3..<n { effect = effect.cancellable(id: id) }
       return effect
     }
     let result = await measure(
@@ -264,9 +268,9 @@ struct Scenarios {
     checks.append(
       Check(
         name: "S14 every action under the wrappers was reduced, and no effect is left in flight",
-        passed: store.state == (n / 2 + 1) * (repetitions + 1)
+        passed: store.state == (2 * n / 3 + 1) * (repetitions + 1)
           && (inFlightEffects(store) ?? 0) == 0,
-        detail: "reduced \(store.state) of \((n / 2 + 1) * (repetitions + 1)), in flight "
+        detail: "reduced \(store.state) of \((2 * n / 3 + 1) * (repetitions + 1)), in flight "
           + described(inFlightEffects(store))))
     return result
   }
