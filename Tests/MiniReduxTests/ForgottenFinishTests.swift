@@ -17,7 +17,7 @@ enum Fixture {
   }
 
   /// The lines where the fixtures make their test stores, or fail a step.
-  static let lines = (effect: 28, action: 34, step: 41, xcTest: 58)
+  static let lines = (effect: 28, action: 34, step: 41, xcTest: 71)
 }
 
 @MainActor
@@ -48,6 +48,19 @@ struct ForgetfulFixtures {
     try await store.receive(2) { $0 = 3 }
     try await store.send(0).cancel()
     try await store.finish()
+  }
+}
+
+/// Run by ForgottenFinishTests in a child process: a failure outside any test framework, after an
+/// exit handler registered before it, as LeakSanitizer's and the coverage runtime's are.
+@Test(.enabled(if: Fixture.name == "exits"))
+func failsOutsideATestFramework() {
+  atexit {
+    let line = "an earlier exit handler ran\n"
+    _ = line.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+  }
+  _ = testIssueRecorder.withValue(IssueRecorder { _, _ in false }) {
+    miniReduxReport("MiniRedux: a failure outside a test", fails: true)
   }
 }
 
@@ -120,6 +133,17 @@ struct ForgottenFinishTests {
           + "ForgetfulXCTestFixture.testLeavesAnEffectRunning : failed - MiniRedux: the TestStore "
           + "created at MiniReduxTests/ForgottenFinishTests.swift:\(Fixture.lines.xcTest)"))
     #expect(output.contains("Executed 1 test, with 1 failure"))
+  }
+
+  @Test(
+    "a failure outside a test framework exits with status 1; earlier exit handlers still run",
+    .enabled(if: runsDirectly))
+  func exitsWithOne() throws {
+    let (status, output) = try Self.run(
+      "exits", ["--testing-library", "swift-testing", "--filter", "failsOutsideATestFramework"])
+    #expect(status == 1)
+    #expect(output.contains("MiniRedux: a failure outside a test"))
+    #expect(output.contains("an earlier exit handler ran"))
   }
 
   @Test("a test that ends cleanly still passes", .enabled(if: runsDirectly))
