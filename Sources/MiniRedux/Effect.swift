@@ -6,7 +6,8 @@
 //   What an effect is made of: `Effect.Operation`, `Parts`, `EffectID`.
 //   The runtime of a root store: the send loop (`Runtime.send`, `drain`), the interpreter
 //   (`start`), and the effects in flight (`Lineage`, `RunningEffect`, `Registry`).
-// Beyond the core: child features' part of the runtime, test failures, Combine.
+// Beyond the core: mapping effects, reporting, child features' part of the runtime, test
+// failures, Combine.
 //
 // Two relations, and no third:
 // - Containment: a `cancellable`, a `merge` and a `concatenate` contain their parts. In flight,
@@ -134,57 +135,6 @@ extension Effect {
     return parts.count > 1 ? Self(operation: make(Parts(parts))) : parts.first ?? .none
   }
 
-  /// The same work, under the same ids, sending `transform(action)` for each `action`.
-  /// ```swift
-  /// case .counter(let action):
-  ///   return counterReducer(&state.counter, action).map(AppAction.counter)
-  /// ```
-  public func map<T: Sendable>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
-    map(transform) { $0 }
-  }
-
-  /// `map`, with each id inside renamed by `rename` (child features make a child's ids its own).
-  func map<T>(_ transform: @escaping @Sendable (Action) -> T, ids rename: (EffectID) -> EffectID)
-    -> Effect<T>
-  {
-    // NB: A `.none`, `.send` or `.run`, the usual effect, skips the walk (HowItWorks' table).
-    guard parts != nil else { return map(transform, rename, parts: []) }
-    // NB: Loops, not recursion, as all walks of an effect: list parents first, map children first.
-    var (effects, pending) = ([Self](), [self])
-    while let effect = pending.popLast() {
-      effects.append(effect)
-      pending += effect.parts?.effects.reversed() ?? []
-    }
-    var mapped: [Effect<T>] = []
-    for effect in effects.reversed() {
-      let parts = (0..<(effect.parts?.effects.count ?? 0)).map { _ in mapped.removeLast() }
-      mapped.append(effect.map(transform, rename, parts: parts))
-    }
-    return mapped[0]
-  }
-
-  private func map<T>(
-    _ transform: @escaping @Sendable (Action) -> T, _ rename: (EffectID) -> EffectID,
-    parts: [Effect<T>]
-  ) -> Effect<T> {
-    switch operation {
-    case .none: return .none
-    case .send(let action): return .send(transform(action))
-    case .pause(let body):
-      return Effect<T>(operation: .pause({ try await body(Send($0, transform)) }))
-    case .cancel(let id): return Effect<T>(operation: .cancel(rename(id)))
-    case .dismiss: return Effect<T>(operation: .dismiss)
-    case .cancellable(let id, let cancelInFlight, _):
-      return parts[0].cancellable(rename(id), cancelInFlight: cancelInFlight)
-    case .merge: return Effect<T>(operation: .merge(.init(parts)))
-    case .concatenate: return Effect<T>(operation: .concatenate(.init(parts)))
-    case .run(let priority, let body, let handler):
-      let handler = handler.map { handler -> Effect<T>.Handler in
-        { error, send in await handler(error, Send(send, transform)) }
-      }
-      return Effect<T>(operation: .run(priority, { try await body(Send($0, transform)) }, handler))
-    }
-  }
 }
 
 // MARK: - Cancellation and time
@@ -224,38 +174,6 @@ extension Effect {
   public static func cancel(id: sending some Hashable) -> Self {
     Self(operation: .cancel(TypedEffectID(id)))
   }
-
-  /// This effect after a pause of `duration` on `clock`, all cancellable under `id` with
-  /// `cancelInFlight: true`: a newer debounced effect replaces it, paused or working.
-  ///
-  /// The pause is not an effect of its own: a debounced effect cancelled during its pause or its
-  /// work counts as cancelled (``StoreTask/isCancelled``).
-  /// ```swift
-  /// case .queryChanged(let query):
-  ///   return .run { send in await send(.results(try await api.search(query))) }
-  ///     .debounce(id: CancelID.search, for: .milliseconds(300))
-  /// ```
-  @inlinable public func debounce(
-    id: sending some Hashable, for duration: Duration,
-    clock: some Clock<Duration> = ContinuousClock()
-  ) -> Self {
-    // NB: The runtime traps on a deadline past Int64.max seconds; this one is years away still.
-    let duration = min(duration, .seconds(Int64.max / 4))
-    let pause: Body = { _ in try await clock.sleep(for: duration) }
-    guard case .run(let priority, let body, let handler) = operation else {
-      return Self.concatenate(Self(operation: .pause(pause)), self)
-        .cancellable(id: id, cancelInFlight: true)
-    }
-    // NB: A `.run` pauses in its own task, then works: the rule of the concatenation, at half
-    // the cost. Cancelled during its pause, it never starts the work.
-    let debounced: Body = { send in
-      try await pause(send)
-      try Task.checkCancellation()
-      try await body(send)
-    }
-    return Self(operation: .run(priority, debounced, handler)).cancellable(
-      id: id, cancelInFlight: true)
-  }
 }
 
 // MARK: - Send
@@ -280,14 +198,6 @@ public struct Send<Action: Sendable>: Sendable {
     // NB: A cancelled operation may still get here; cancellation must win.
     guard !Task.isCancelled else { return }
     deliver(action, running)
-  }
-}
-
-extension Send {
-  init<Parent>(_ parent: Send<Parent>, _ transform: @escaping @Sendable (Action) -> Parent) {
-    self.init(running: parent.running) { action, running in
-      parent.deliver(transform(action), running)
-    }
   }
 }
 
@@ -383,12 +293,9 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
   /// store then looks for after each reduction (`Runtime.endGoneChildren`: a child feature's).
   let watchesState: Bool
   @usableFromInline init(watchesState: Bool = false) { self.watchesState = watchesState }
-  func isEqual(to other: EffectID) -> Bool {
-    preconditionFailure("MiniRedux: EffectID is abstract")
-  }
-  @usableFromInline func hash(into hasher: inout Hasher) {
-    preconditionFailure("MiniRedux: EffectID is abstract")
-  }
+  // NB: Subclasses compare and hash their values.
+  func isEqual(to other: EffectID) -> Bool { false }
+  @usableFromInline func hash(into hasher: inout Hasher) {}
 
   @usableFromInline static func == (lhs: EffectID, rhs: EffectID) -> Bool {
     lhs === rhs || lhs.isEqual(to: rhs)
@@ -455,7 +362,14 @@ nonisolated let keptCapacity = 16
   }
 
   func read() -> State {
-    if isReducing { stateReadWhileReducing() }
+    guard !isReducing else {
+      // NB: Reading the state here would crash as an exclusivity violation.
+      fatalError(
+        "MiniRedux: the state of a Store<\(State.self), \(Action.self)> was read inside its own "
+          + "reducer (store.state, a scoped store's state, or subscribe or scope on a scoped "
+          + "store). Inside the reducer, use the `inout` state it is given; subscribe and scope "
+          + "outside it.")
+    }
     return state
   }
 
@@ -510,7 +424,10 @@ nonisolated let keptCapacity = 16
     var (reduced, moved) = (0, 0)
     while true {
       if reduced < queuedLineages.count {
-        reduceQueued(at: reduced)
+        // NB: Unless its task was cancelled meanwhile.
+        let lineage = queuedLineages[reduced]
+        if lineage?.isCancelled != true { reduce(queuedActions[reduced], in: lineage) }
+        lineage?.leave()
         reduced += 1
       } else if moved < toAdvance.count {
         moved += 1
@@ -520,33 +437,20 @@ nonisolated let keptCapacity = 16
         if reduced == queuedLineages.count && moved == toAdvance.count { break }
       }
     }
-    if reduced > 0 { clearQueue() }
+    if reduced > 0 {
+      let keepCapacity = queuedLineages.capacity <= keptCapacity
+      queuedActions.removeAll(keepingCapacity: keepCapacity)
+      queuedLineages.removeAll(keepingCapacity: keepCapacity)
+    }
     if moved > 0 { toAdvance.removeAll(keepingCapacity: toAdvance.capacity <= keptCapacity) }
     isSending = false
   }
 
-  /// Reduces a queued action, unless its task was cancelled meanwhile.
-  // NB: The queue is used only in functions of its own (HowItWorks' table).
-  private func reduceQueued(at index: Int) {
-    let lineage = queuedLineages[index]
-    if lineage?.isCancelled != true { reduce(queuedActions[index], in: lineage) }
-    lineage?.leave()
-  }
-
-  private func clearQueue() {
-    let keepCapacity = queuedLineages.capacity <= keptCapacity
-    queuedActions.removeAll(keepingCapacity: keepCapacity)
-    queuedLineages.removeAll(keepingCapacity: keepCapacity)
-  }
-
   /// Reduces what a running effect sent, in its lineage; drops what a cancelled one sent.
   private func deliver(_ action: Action, from effect: RunningEffect) {
-    switch effect.phase {
-    case .running:
+    if effect.phase == .running {
       _ = send(action, in: effect.lineage)
-    case .cancelled, .ended(wasCancelled: true):
-      break
-    case .ended(wasCancelled: false):
+    } else if effect.phase == .ended(wasCancelled: false) {
       miniReduxReport(
         "MiniRedux: an effect sent \(action) after its operation had returned; it was dropped. "
           + "Call send only while the operation runs.")
@@ -567,14 +471,6 @@ nonisolated let keptCapacity = 16
   }
 
   func attach(_ store: Store<State, Action>) {}
-
-  /// Stops the program with advice; reading the state would crash as an exclusivity violation.
-  private func stateReadWhileReducing() -> Never {
-    fatalError(
-      "MiniRedux: the state of a Store<\(State.self), \(Action.self)> was read inside its own "
-        + "reducer (store.state, a scoped store's state, or subscribe or scope on a scoped store). "
-        + "Inside the reducer, use the `inout` state it is given; subscribe and scope outside it.")
-  }
 }
 
 // MARK: - The interpreter
@@ -584,16 +480,14 @@ extension Runtime {
   private func start(
     _ effect: Effect<Action>, in lineage: Lineage?, at container: RunningEffect?, origin: Action
   ) {
-    let (effect, ids) = unwrap(effect, at: container)
+    var (effect, ids) = unwrap(effect, at: container)
     // NB: A lone `.run` or `.send`, maybe under ids, the usual effect, skips the stack.
     guard effect.parts != nil else {
       return startLeaf(effect, ids: ids, in: lineage, at: container, origin: origin)
     }
     // NB: An explicit stack, so that no effect is too deep; a `nil` effect closes its group.
-    var pending: [(Effect<Action>?, RunningEffect?)] = []
-    var next = (effect, ids, container)
+    var (pending, container) = ([(Effect<Action>?, RunningEffect?)](), container)
     while true {
-      let (effect, ids, container) = next
       switch effect.operation {
       case .merge(let parts):
         var inner = container
@@ -612,16 +506,13 @@ extension Runtime {
       default:
         startLeaf(effect, ids: ids, in: lineage, at: container, origin: origin)
       }
-      while true {
-        guard let (effect, container) = pending.popLast() else { return }
-        guard let effect else {
-          close(container!)
-          continue
-        }
-        let (inner, ids) = unwrap(effect, at: container)
-        next = (inner, ids, container)
-        break
+      var part: Effect<Action>?
+      while part == nil {
+        guard let (next, inner) = pending.popLast() else { return }
+        (part, container) = (next, inner)
+        if next == nil { close(inner!) }
       }
+      (effect, ids) = unwrap(part!, at: container)
     }
   }
 
@@ -908,18 +799,14 @@ extension Runtime {
 @MainActor class Registry {
   /// Each `.run` and concatenation in flight, at its `slot`, with its task.
   // NB: `deinit` may read only `Sendable` values, so the tasks are here.
-  private var running: [(effect: RunningEffect, task: Task<Void, Never>?)] = []
+  private(set) var running: [(effect: RunningEffect, task: Task<Void, Never>?)] = []
   /// The effects under each id: the first inline, as most ids cover one effect at a time.
-  private var byID: [EffectID: (first: RunningEffect, others: [ObjectIdentifier: RunningEffect])] =
-    [:]
+  private(set) var byID:
+    [EffectID: (first: RunningEffect, others: [ObjectIdentifier: RunningEffect])] = [:]
   /// The ids with effects in flight that watch the state (`IDBox.watchesState`).
   private(set) var watched: Set<EffectID> = [] { didSet { hasWatched = !watched.isEmpty } }
   // NB: A flag, as each reduction reads it (HowItWorks' table).
   private(set) var hasWatched = false
-  /// Stops looking for what `id` belongs to in the state.
-  func stopWatching(_ id: EffectID) { watched.remove(id) }
-  /// For tests: the runs and concatenations in flight, and the ids they are under.
-  var snapshot: (effects: Int, ids: Int) { (running.count, byID.count) }
 
   deinit { for entry in running { entry.task?.cancel() } }
 
@@ -981,13 +868,13 @@ extension Runtime {
   }
 
   /// Cancels `effect` and all it contains. A group being started stays running, for its parts
-  /// still to start, if `keepingOpen` and if what contains it is not cancelled.
-  func cancel(_ effect: RunningEffect, keepingOpen: Bool = true) {
+  /// still to start, unless what contains it is cancelled.
+  func cancel(_ effect: RunningEffect) {
     guard !effect.children.isEmpty || effect.isOpen else {
       if effect.cancel() { unregister(effect, cancellingTask: true) }
       return
     }
-    var pending = [(effect, !keepingOpen)]
+    var pending = [(effect, false)]
     while let (effect, isContained) = pending.popLast() {
       let staysOpen = effect.isOpen && !isContained
       if !staysOpen {
@@ -1006,13 +893,13 @@ extension Runtime {
 
   /// Cancels every effect under `id`. For `cancelInFlight`, from inside `container`: spares the
   /// effects that enclose `container`, but not what else they contain.
-  func cancel(_ id: EffectID, sparing container: RunningEffect?, keepingOpen: Bool = true) {
+  func cancel(_ id: EffectID, sparing container: RunningEffect?) {
     // NB: Over a copy, as cancelling one unregisters it.
     guard let members = byID[id] else { return }
     var outermost: RunningEffect?
     func cancelUnlessEnclosing(_ member: RunningEffect) {
       guard let container, member.depth <= container.depth, encloses(member, container) else {
-        return cancel(member, keepingOpen: keepingOpen)
+        return cancel(member)
       }
       if member.depth < outermost?.depth ?? .max { outermost = member }
     }
@@ -1032,6 +919,108 @@ extension Runtime {
     var node = inner
     while node.depth > outer.depth { node = node.parent! }
     return node === outer
+  }
+}
+
+// MARK: - Beyond the core
+
+// MARK: - Mapping effects
+
+extension Effect {
+  /// The same work, under the same ids, sending `transform(action)` for each `action`.
+  /// ```swift
+  /// case .counter(let action):
+  ///   return counterReducer(&state.counter, action).map(AppAction.counter)
+  /// ```
+  public func map<T: Sendable>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
+    map(transform) { $0 }
+  }
+
+  /// `map`, with each id inside renamed by `rename` (child features make a child's ids its own).
+  func map<T>(_ transform: @escaping @Sendable (Action) -> T, ids rename: (EffectID) -> EffectID)
+    -> Effect<T>
+  {
+    // NB: A `.none`, `.send` or `.run`, the usual effect, skips the walk (HowItWorks' table).
+    guard parts != nil else { return map(transform, rename, parts: []) }
+    // NB: Loops, not recursion, as all walks of an effect: list parents first, map children first.
+    var (effects, pending) = ([Self](), [self])
+    while let effect = pending.popLast() {
+      effects.append(effect)
+      pending += effect.parts?.effects.reversed() ?? []
+    }
+    var mapped: [Effect<T>] = []
+    for effect in effects.reversed() {
+      let parts = (0..<(effect.parts?.effects.count ?? 0)).map { _ in mapped.removeLast() }
+      mapped.append(effect.map(transform, rename, parts: parts))
+    }
+    return mapped[0]
+  }
+
+  private func map<T>(
+    _ transform: @escaping @Sendable (Action) -> T, _ rename: (EffectID) -> EffectID,
+    parts: [Effect<T>]
+  ) -> Effect<T> {
+    switch operation {
+    case .none: return .none
+    case .send(let action): return .send(transform(action))
+    case .pause(let body):
+      return Effect<T>(operation: .pause({ try await body(Send($0, transform)) }))
+    case .cancel(let id): return Effect<T>(operation: .cancel(rename(id)))
+    case .dismiss: return Effect<T>(operation: .dismiss)
+    case .cancellable(let id, let cancelInFlight, _):
+      return parts[0].cancellable(rename(id), cancelInFlight: cancelInFlight)
+    case .merge: return Effect<T>(operation: .merge(.init(parts)))
+    case .concatenate: return Effect<T>(operation: .concatenate(.init(parts)))
+    case .run(let priority, let body, let handler):
+      let handler = handler.map { handler -> Effect<T>.Handler in
+        { error, send in await handler(error, Send(send, transform)) }
+      }
+      return Effect<T>(operation: .run(priority, { try await body(Send($0, transform)) }, handler))
+    }
+  }
+}
+
+extension Send {
+  init<Parent>(_ parent: Send<Parent>, _ transform: @escaping @Sendable (Action) -> Parent) {
+    self.init(running: parent.running) { action, running in
+      parent.deliver(transform(action), running)
+    }
+  }
+}
+
+// MARK: - Time
+
+extension Effect {
+  /// This effect after a pause of `duration` on `clock`, all cancellable under `id` with
+  /// `cancelInFlight: true`: a newer debounced effect replaces it, paused or working.
+  ///
+  /// The pause is not an effect of its own: a debounced effect cancelled during its pause or its
+  /// work counts as cancelled (``StoreTask/isCancelled``).
+  /// ```swift
+  /// case .queryChanged(let query):
+  ///   return .run { send in await send(.results(try await api.search(query))) }
+  ///     .debounce(id: CancelID.search, for: .milliseconds(300))
+  /// ```
+  @inlinable public func debounce(
+    id: sending some Hashable, for duration: Duration,
+    clock: some Clock<Duration> = ContinuousClock()
+  ) -> Self {
+    // NB: The runtime traps on a deadline past Int64.max seconds; this one is years away still.
+    let duration = min(duration, .seconds(Int64.max / 4))
+    let pause: Body = { _ in try await clock.sleep(for: duration) }
+    guard case .run(let priority, let body, let handler) = operation else {
+      return Self.concatenate(Self(operation: .pause(pause)), self)
+        .cancellable(id: id, cancelInFlight: true)
+    }
+    // NB: A `.run` pauses in its own task, then works: the rule of the concatenation, at half
+    // the cost. Cancelled during its pause, it never starts the work.
+    let debounced: Body = { send in
+      try await pause(send)
+      try Task.checkCancellation()
+      try await body(send)
+    }
+    return Self(operation: .run(priority, debounced, handler)).cancellable(
+      id: id, cancelInFlight: true)
   }
 }
 
@@ -1087,8 +1076,6 @@ nonisolated private let mainQueueKey = {
   DispatchQueue.main.setSpecific(key: key, value: true)
   return key
 }()
-
-// MARK: - Beyond the core
 
 // MARK: - Child features: their places, and ending their effects with them
 
@@ -1173,6 +1160,11 @@ extension Send {
   }
 }
 
+extension Registry {
+  /// Stops looking for what `id` belongs to in the state.
+  func stopWatching(_ id: EffectID) { watched.remove(id) }
+}
+
 extension Runtime {
   /// Cancels the effects of the embedded children that the state no longer holds, whoever removed
   /// them: their parent, a reducer around their embedding, a grandparent.
@@ -1192,7 +1184,7 @@ extension Runtime {
     }
     for places in byEmbedding.values {
       let isPresent = (places[0].id as! Place<State>).keys(state)
-      for (key, id) in places where !isPresent(key) { cancel(id, sparing: nil, keepingOpen: false) }
+      for (key, id) in places where !isPresent(key) { cancel(id, sparing: nil) }
     }
   }
 
@@ -1261,7 +1253,12 @@ extension Reduce {
 @_silgen_name("swift_EnumCaseName")
 nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 
-// MARK: - Test failures
+// MARK: - Testing
+
+extension Registry {
+  /// For tests: the runs and concatenations in flight, and the ids they are under.
+  var snapshot: (effects: Int, ids: Int) { (running.count, byID.count) }
+}
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
   /// Records `message` as a failure of the running test, at `location`, with Swift Testing or XCTest,
