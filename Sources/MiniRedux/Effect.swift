@@ -448,9 +448,9 @@ nonisolated let keptCapacity = 16
 
   /// Reduces what a running effect sent, in its lineage; drops what a cancelled one sent.
   private func deliver(_ action: Action, from effect: RunningEffect) {
-    if effect.phase == .running {
+    if effect.isRunning {
       _ = send(action, in: effect.lineage)
-    } else if effect.phase == .ended(wasCancelled: false) {
+    } else if !effect.isCancelled {
       miniReduxReport(
         "MiniRedux: an effect sent \(action) after its operation had returned; it was dropped. "
           + "Call send only while the operation runs.")
@@ -537,7 +537,7 @@ extension Runtime {
     switch effect.operation {
     case .send(let action):
       // NB: A concatenation cancelled by its own step starts nothing more, a send included.
-      guard container?.phase ?? .running == .running else { return }
+      guard container?.isRunning ?? true else { return }
       enqueue(action, lineage)
     case .cancel(let id):
       cancel(id, sparing: nil)
@@ -586,7 +586,7 @@ extension Runtime {
   private func admit(_ lineage: Lineage?, in container: RunningEffect?) -> Lineage? {
     if lineage == nil, current == nil { current = Lineage(self) }
     guard let lineage = lineage ?? current, !lineage.isCancelled,
-      container?.phase ?? .running == .running
+      container?.isRunning ?? true
     else { return nil }
     return lineage
   }
@@ -598,7 +598,7 @@ extension Runtime {
     guard let concatenation = container as? Concatenation<Action> else {
       return container.end(in: self)
     }
-    if concatenation.phase == .running, let step = concatenation.nextStep() {
+    if concatenation.isRunning, let step = concatenation.nextStep() {
       toAdvance.append(concatenation)
       start(step, in: concatenation.lineage, at: concatenation, origin: concatenation.origin)
     } else {
@@ -667,16 +667,6 @@ extension Runtime {
 /// pause) and its task, a ``Concatenation`` and its current step, or a group, the parts of a
 /// `merge` under ids. Runs and concatenations count in their lineage; a group only contains.
 @MainActor class RunningEffect {
-  /// Where it is in its life; it moves on only through ``cancel()`` and ``end()``.
-  enum Phase: Equatable {
-    /// Registered under its ids; what it sends is reduced.
-    case running
-    /// Unregistered, its task and contents cancelled; what it sends is dropped until it ends.
-    case cancelled
-    /// Out of its lineage and its container; a send after a normal end is misuse.
-    case ended(wasCancelled: Bool)
-  }
-
   let lineage: Lineage
   /// Whether it is a group: it only contains, and does not count in its lineage.
   let isGroup: Bool
@@ -688,7 +678,12 @@ extension Runtime {
   let depth: Int
   /// The ids of the `cancellable`s around it, inside its parent.
   let ids: EffectIDs
-  private(set) var phase = Phase.running
+  /// Where it is in its life, moved on only by ``cancel()`` and ``end()``: running, registered
+  /// under its ids, what it sends reduced; then cancelled, unregistered, its task and contents
+  /// cancelled, what it sends dropped; and ended, out of its lineage and its parent, where a send
+  /// after a normal end is misuse.
+  private(set) var (isCancelled, hasEnded) = (false, false)
+  var isRunning: Bool { !isCancelled && !hasEnded }
   /// What it contains that has not ended; `index` is its place in its parent's.
   private(set) var children: [RunningEffect] = []
   private var index = 0
@@ -713,8 +708,6 @@ extension Runtime {
     lineage.enter()
   }
 
-  var hasEnded: Bool { if case .ended = phase { true } else { false } }
-
   /// Calls `body` with each of its ids.
   func forEachID(_ body: (EffectID) -> Void) {
     if let id = ids.first { body(id) }
@@ -724,8 +717,8 @@ extension Runtime {
   /// The event of a cancellation: returns whether it was running, and so whether the caller
   /// must unregister it and cancel its task.
   func cancel() -> Bool {
-    guard phase == .running else { return false }
-    phase = .cancelled
+    guard isRunning else { return false }
+    isCancelled = true
     if !isGroup { lineage.running -= 1 }
     return true
   }
@@ -736,8 +729,8 @@ extension Runtime {
     guard !hasEnded, children.isEmpty else {
       preconditionFailure("MiniRedux: an effect ended twice, or before what it contains")
     }
-    let wasRunning = phase == .running
-    phase = .ended(wasCancelled: !wasRunning)
+    let wasRunning = isRunning
+    hasEnded = true
     if !isGroup {
       if wasRunning { lineage.running -= 1 }
       // NB: A debounce's pause that finishes is no effect finishing: the debounced one may not.
@@ -1026,10 +1019,16 @@ extension Effect {
 
 // MARK: - Reporting
 
-/// Where MiniRedux reports misuse and uncaught errors: standard error, unless a test replaces it.
-/// A report that `fails` also makes the process exit with status 1 at its end: `swift test` fails.
-nonisolated let miniReduxReporter = TaskLocal<Reporter>(
-  wrappedValue: Reporter { message, fails in
+/// Where MiniRedux reports misuse and uncaught errors, standard error, and failures of test steps,
+/// to the test framework that runs the test: tests of MiniRedux replace it.
+nonisolated let miniReduxReporter = TaskLocal(wrappedValue: Reporter())
+
+/// What `miniReduxReporter` holds. A report that `fails` also makes the process exit with status 1
+/// at its end, so that `swift test` fails; `recordIssue` returns `false` where no test runs.
+// NB: Functions in a struct, not bare: Swift 6.3 crashes binding a task-local of a function type
+// in an optimized build (swiftlang/swift#88321).
+nonisolated struct Reporter: Sendable {
+  var report: @Sendable (String, _ fails: Bool) -> Void = { message, fails in
     var line = message + "\n"
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
       line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
@@ -1037,13 +1036,8 @@ nonisolated let miniReduxReporter = TaskLocal<Reporter>(
     #else
       print(line, terminator: "")
     #endif
-  })
-
-/// What `miniReduxReporter` holds: `miniReduxReporter.get()(message, fails)` calls it.
-// NB: A function in a struct, not bare: Swift 6.3 crashes binding a task-local of a function type
-// in an optimized build (swiftlang/swift#88321).
-nonisolated struct Reporter: Sendable {
-  let report: @Sendable (String, _ fails: Bool) -> Void
+  }
+  var recordIssue: @Sendable (String, StepLocation) -> Bool = { recordTestIssue($0, at: $1) }
   func callAsFunction(_ message: String, _ fails: Bool) { report(message, fails) }
 }
 
@@ -1191,7 +1185,7 @@ extension Runtime {
   /// Removes the child feature around `container`, the nearest place that can remove one, in a
   /// step of its own: its effects end with it.
   func dismissChild(from container: RunningEffect?, origin: Action?) {
-    guard container?.phase ?? .running == .running else { return }
+    guard container?.isRunning ?? true else { return }
     var (node, place) = (container, Place<State>?.none)
     while place == nil, let current = node {
       current.forEachID { id in
@@ -1201,7 +1195,7 @@ extension Runtime {
     }
     guard let place, !isReducing else {
       return miniReduxReport(
-        "MiniRedux: .dismiss\(origin.map { " for \(Dump.line($0))" } ?? "") did nothing in a "
+        "MiniRedux: .dismiss\(origin.map { " for \(dumpLine($0))" } ?? "") did nothing in a "
           + "Store<\(State.self), \(Action.self)>: only a child embedded with ifLet or forEach "
           + "may dismiss itself. To remove a child, return it from the child's reducer.")
     }

@@ -64,10 +64,24 @@ public typealias Reducer<State, Action: Sendable> =
   private var (hasListeners, nextListenerID) = (false, 0)
   /// How many listeners were cancelled: a notification during which it moves skips them.
   private var cancellations = 0
-  /// What Observation watches and the scoped stores attached: the layer below keeps them.
-  var observation = Observed()
+  // What Observation and the attached scoped stores need, which the layer below keeps:
+  fileprivate let registrar = ObservationRegistrar()
   // NB: A key path literal in a generic class is built anew at each use; this one once.
-  let stateKeyPath: KeyPath<Store, State> = \.state
+  fileprivate let stateKeyPath: KeyPath<Store, State> = \.state
+  /// Whether `state`, or a property through the store, was read since the last change: if not,
+  /// Observation has no one to tell. `isStateObserved`: `state` itself.
+  fileprivate var (isObserved, isStateObserved) = (false, false)
+  /// The properties read through the store: each one's key path in the state, the key path
+  /// Observation knows it by, whether it was read since Observation last heard of a change of it,
+  /// and, while it is, whether the state changed it since the last look.
+  fileprivate var observed:
+    [(keyPath: AnyKeyPath, token: AnyKeyPath, isObserved: Bool, changed: () -> Bool)] = []
+  /// The attached scoped stores; `notify` returns `false` once the scoped store is released.
+  fileprivate var scopes: [(notify: @MainActor () -> Bool, isAlive: @MainActor () -> Bool)] = [] {
+    didSet { hasScopes = !scopes.isEmpty }
+  }
+  // NB: Flags each send reads (HowItWorks' table).
+  fileprivate var (hasScopes, pruneScopesAt) = (false, keptCapacity)
 
   #if canImport(Combine)
     /// Publishes once per `send`, after its actions were reduced, for `@ObservedObject`.
@@ -154,10 +168,10 @@ public typealias Reducer<State, Action: Sendable> =
     #if canImport(Combine)
       willChange.send()
     #endif
-    if observation.isObserved { notifyObservation() }
+    if isObserved { notifyObservation() }
     // NB: Each list in a function of its own (HowItWorks' table).
     if hasListeners { notifyListeners() }
-    if observation.hasScopes { notifyScopes() }
+    if hasScopes { notifyScopes() }
   }
 
   private func notifyListeners() {
@@ -316,16 +330,16 @@ extension Store {
     core.attach(self)
     let value = core.read()[keyPath: keyPath]
     // NB: A key path literal outside generic code is one object: most reads find it by identity.
-    let properties = observation.properties
+    let properties = observed
     let known = properties.firstIndex { $0.keyPath === keyPath }
     let index = known ?? properties.firstIndex { $0.keyPath == keyPath } ?? observe(keyPath, value)
-    if !observation.properties[index].isObserved {
+    if !observed[index].isObserved {
       // NB: Not compared since its last change: `changed` catches up to the value read now.
-      _ = observation.properties[index].changed()
-      (observation.isObserved, observation.properties[index].isObserved) = (true, true)
+      _ = observed[index].changed()
+      (isObserved, observed[index].isObserved) = (true, true)
     }
-    observation.registrar.access(
-      self, keyPath: observation.properties[index].token as! KeyPath<Store, Int>)
+    registrar.access(
+      self, keyPath: observed[index].token as! KeyPath<Store, Int>)
     return value
   }
 
@@ -334,15 +348,15 @@ extension Store {
   var snapshot: (effects: Int, ids: Int, scopes: Int, observed: Int) {
     let registry = (core as? Registry)?.snapshot
     return (
-      registry?.effects ?? 0, registry?.ids ?? 0, observation.scopes.count,
-      observation.properties.count
+      registry?.effects ?? 0, registry?.ids ?? 0, scopes.count,
+      observed.count
     )
   }
 
   /// Marks `state` as read, for Observation.
   func observeState() {
-    (observation.isObserved, observation.isStateObserved) = (true, true)
-    observation.registrar.access(self, keyPath: stateKeyPath)
+    (isObserved, isStateObserved) = (true, true)
+    registrar.access(self, keyPath: stateKeyPath)
   }
 
   /// Watches `keyPath`, whose value is `value` now, for Observation; returns its index.
@@ -350,9 +364,9 @@ extension Store {
     let changed =
       (Value.self as? any Equatable.Type).map { isChanged(keyPath, value, $0) } ?? { true }
     // NB: A token for Observation, told apart by its index; it is never read.
-    let token = \Store.[observed: observation.properties.count]
-    observation.properties.append((keyPath, token, false, changed))
-    return observation.properties.count - 1
+    let token = \Store.[observed: observed.count]
+    observed.append((keyPath, token, false, changed))
+    return observed.count - 1
   }
 
   private subscript(observed index: Int) -> Int { index }
@@ -375,47 +389,27 @@ extension Store {
   /// Tells Observation that the state changed, if `state` was read since it last heard of it,
   /// and of each property read since then that the new state changed; an observer reads again.
   func notifyObservation() {
-    if observation.isStateObserved {
-      observation.isStateObserved = false
-      observation.registrar.withMutation(of: self, keyPath: stateKeyPath) {}
+    if isStateObserved {
+      isStateObserved = false
+      registrar.withMutation(of: self, keyPath: stateKeyPath) {}
     }
-    for index in observation.properties.indices
-    where observation.properties[index].isObserved && observation.properties[index].changed() {
+    for index in observed.indices
+    where observed[index].isObserved && observed[index].changed() {
       // NB: First, as an observer told of the change may read it again.
-      observation.properties[index].isObserved = false
-      observation.registrar.withMutation(
-        of: self, keyPath: observation.properties[index].token as! KeyPath<Store, Int>
+      observed[index].isObserved = false
+      registrar.withMutation(
+        of: self, keyPath: observed[index].token as! KeyPath<Store, Int>
       ) {}
     }
-    observation.isObserved =
-      observation.isStateObserved || observation.properties.contains { $0.isObserved }
+    isObserved =
+      isStateObserved || observed.contains { $0.isObserved }
   }
 
   func notifyScopes() {
     var released = false
-    for scope in observation.scopes where !scope.notify() { released = true }
-    if released { observation.scopes.removeAll { !$0.isAlive() } }
+    for scope in scopes where !scope.notify() { released = true }
+    if released { scopes.removeAll { !$0.isAlive() } }
   }
-}
-
-/// What a store keeps for Observation and for the scoped stores attached to it.
-// NB: Of types that do not depend on `State` (HowItWorks' table).
-@MainActor struct Observed {
-  let registrar = ObservationRegistrar()
-  /// Whether `state`, or a property through the store, was read since the last change: if not,
-  /// Observation has no one to tell. `isStateObserved`: `state` itself.
-  var (isObserved, isStateObserved) = (false, false)
-  /// The properties read through the store: each one's key path in the state, the key path
-  /// Observation knows it by, whether it was read since Observation last heard of a change of it,
-  /// and, while it is, whether the state changed it since the last look.
-  var properties:
-    [(keyPath: AnyKeyPath, token: AnyKeyPath, isObserved: Bool, changed: () -> Bool)] = []
-  /// The attached scoped stores; `notify` returns `false` once the scoped store is released.
-  var scopes: [(notify: @MainActor () -> Bool, isAlive: @MainActor () -> Bool)] = [] {
-    didSet { hasScopes = !scopes.isEmpty }
-  }
-  private(set) var hasScopes = false
-  var pruneScopesAt = keptCapacity
 }
 
 /// A scoped store's way to its state and its actions: through its parent.
@@ -450,15 +444,15 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
     isAttached = true
     parent.core.attach(parent)
     _ = changed(parent.core.read())
-    if parent.observation.scopes.count >= parent.observation.pruneScopesAt {
-      parent.observation.scopes.removeAll { !$0.isAlive() }
-      parent.observation.pruneScopesAt = Swift.max(
-        keptCapacity, 2 * parent.observation.scopes.count)
+    if parent.scopes.count >= parent.pruneScopesAt {
+      parent.scopes.removeAll { !$0.isAlive() }
+      parent.pruneScopesAt = Swift.max(
+        keptCapacity, 2 * parent.scopes.count)
     }
     // NB: The child weakly, as it keeps its parent alive; the parent unowned, as it holds this.
     weak let store = store
     let changed = changed
-    parent.observation.scopes.append(
+    parent.scopes.append(
       (
         { [unowned parent] in
           if let store, changed(parent.core.read()) { store.notify() }
@@ -848,7 +842,7 @@ extension Reduce {
         )
       }
       guard actionName == name || name == nil && !others.contains(actionName) else { return nil }
-      let payload = Dump.payload(of: action, as: Payload.self)
+      let payload = casePayload(of: action, as: Payload.self)
       name = name ?? payload.flatMap { caseName(embed($0)) }
       // NB: Only a case with no payload is surely not the child's before its name is learned.
       if name == nil, Mirror(reflecting: action).children.isEmpty { others.append(actionName) }
@@ -871,7 +865,7 @@ extension Reduce {
   /// Reports `action` dropped, as `reason`: the child it is for is gone.
   @usableFromInline static func drop(_ action: Action, _ reason: String) -> Effect<Action> {
     miniReduxReport(
-      "MiniRedux: dropped \(Dump.line(action)), as \(reason): the child it is for is gone. A "
+      "MiniRedux: dropped \(dumpLine(action)), as \(reason): the child it is for is gone. A "
         + "view that sends after its child was dismissed or removed is the usual cause.")
     return .none
   }
@@ -883,7 +877,7 @@ extension Reduce {
   ) {
     guard removed else {
       return miniReduxReport(
-        "MiniRedux: .dismiss for \(Dump.line(action)) did nothing, as its collection cannot "
+        "MiniRedux: .dismiss for \(dumpLine(action)) did nothing, as its collection cannot "
           + "remove elements; embed an Array, or another RangeReplaceableCollection.")
     }
     // NB: A child of an enum case's `scope` returns it under the case's id.
@@ -891,7 +885,7 @@ extension Reduce {
     while case .cancellable(_, _, let parts) = effect.operation { effect = parts.first }
     guard case .dismiss = effect.operation else {
       return miniReduxReport(
-        "MiniRedux: the child returned .dismiss with other effects for \(Dump.line(action)), "
+        "MiniRedux: the child returned .dismiss with other effects for \(dumpLine(action)), "
           + "which would start with it; they ended with it, unstarted. To send the parent an "
           + "action first, return .concatenate(.send(action), .dismiss).")
     }
@@ -1061,128 +1055,129 @@ public func printChanges<State, Action>(
   _ reducer: @escaping Reducer<State, Action>
 ) -> Reducer<State, Action> {
   { state, action in
-    let before = Dump.lines(state)
+    let before = dumpLines(state)
     let effect = reducer(&state, action)
-    let after = Dump.lines(state)
-    let change = before == after ? " (no change)" : "\n" + Dump.diff(before, after)
-    print("received \(Dump.line(action))" + change)
+    let after = dumpLines(state)
+    let change = before == after ? " (no change)" : "\n" + dumpDiff(before, after)
+    print("received \(dumpLine(action))" + change)
     return effect
   }
 }
 
-/// How values are shown: one field per line, short values on one line, and a line diff.
-enum Dump {
-  /// The payload of `value`'s case, an enum's, if it has one and it is a `Payload`: a single
-  /// labelled value, `case row(action: Row.Action)`, is itself, though reflected as a tuple of one.
-  /// (Cases are told apart by `caseName`.)
-  static func payload<Payload>(of value: Any, as _: Payload.Type) -> Payload? {
-    guard let child = Mirror(reflecting: value).children.first else { return nil }
-    if let payload = child.value as? Payload { return payload }
-    let tuple = Mirror(reflecting: child.value)
-    guard tuple.displayStyle == .tuple, tuple.children.count == 1 else { return nil }
-    return tuple.children.first!.value as? Payload
-  }
+// How values are shown: one field per line, short values on one line, and a line diff.
 
-  static func line(_ value: Any) -> String {
-    render(value, width: .max, depth: 0).joined(separator: " ")
-  }
+/// The payload of `value`'s case, an enum's, if it has one and it is a `Payload`: a single
+/// labelled value, `case row(action: Row.Action)`, is itself, though reflected as a tuple of one.
+/// (Cases are told apart by `caseName`.)
+nonisolated func casePayload<Payload>(of value: Any, as _: Payload.Type) -> Payload? {
+  guard let child = Mirror(reflecting: value).children.first else { return nil }
+  if let payload = child.value as? Payload { return payload }
+  let tuple = Mirror(reflecting: child.value)
+  guard tuple.displayStyle == .tuple, tuple.children.count == 1 else { return nil }
+  return tuple.children.first!.value as? Payload
+}
 
-  /// `value` on several lines, the fields of its top level each on its own.
-  static func lines(_ value: Any) -> [String] { render(value, width: 0, depth: 0) }
+nonisolated func dumpLine(_ value: Any) -> String {
+  dumpRender(value, width: .max, depth: 0).joined(separator: " ")
+}
 
-  /// The lines of `old` and `new` as a diff: only in `old` marked `-`, only in `new` `+`, and
-  /// runs of unchanged lines cut to the three at each end.
-  static func diff(_ old: [String], _ new: [String]) -> String {
-    // NB: The common head and tail first: a large state usually differs in a few lines, and a
-    // diff of the rest costs the product of their counts at worst, so a large rest is not diffed.
-    let head = zip(old, new).prefix { $0 == $1 }.count
-    let tail = zip(old[head...].reversed(), new[head...].reversed()).prefix { $0 == $1 }.count
-    let (removed, added) = (old[head..<(old.count - tail)], new[head..<(new.count - tail)])
-    var (gone, came) = (Set(removed.indices), Set(added.indices))
-    if removed.count * added.count <= 250_000 {
-      (gone, came) = ([], [])
-      for change in added.difference(from: removed) {
-        switch change {
-        case .remove(let offset, _, _): gone.insert(head + offset)
-        case .insert(let offset, _, _): came.insert(head + offset)
-        }
+/// `value` on several lines, the fields of its top level each on its own.
+nonisolated func dumpLines(_ value: Any) -> [String] { dumpRender(value, width: 0, depth: 0) }
+
+/// The lines of `old` and `new` as a diff: only in `old` marked `-`, only in `new` `+`, and
+/// runs of unchanged lines cut to the three at each end.
+nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
+  // NB: The common head and tail first: a large state usually differs in a few lines, and a
+  // diff of the rest costs the product of their counts at worst, so a large rest is not diffed.
+  let head = zip(old, new).prefix { $0 == $1 }.count
+  let tail = zip(old[head...].reversed(), new[head...].reversed()).prefix { $0 == $1 }.count
+  let (removed, added) = (old[head..<(old.count - tail)], new[head..<(new.count - tail)])
+  var (gone, came) = (Set(removed.indices), Set(added.indices))
+  if removed.count * added.count <= 250_000 {
+    (gone, came) = ([], [])
+    for change in added.difference(from: removed) {
+      switch change {
+      case .remove(let offset, _, _): gone.insert(head + offset)
+      case .insert(let offset, _, _): came.insert(head + offset)
       }
     }
-    let (before, after) = (max(0, head - 3), min(old.count, removed.endIndex + 3))
-    var lines =
-      (before > 0 ? ["  … \(before) unchanged lines"] : []) + old[before..<head].map { "  " + $0 }
-    var (i, j) = (head, head)
-    while i < removed.endIndex || j < added.endIndex {
-      if i < removed.endIndex, gone.contains(i) || j == added.endIndex {
-        lines.append("- " + old[i])
-        i += 1
-      } else if j < added.endIndex, came.contains(j) || i == removed.endIndex {
-        lines.append("+ " + new[j])
-        j += 1
-      } else {
-        lines.append("  " + old[i])
-        (i, j) = (i + 1, j + 1)
-      }
-    }
-    if gone.isEmpty && came.isEmpty {
-      lines.append("(both print the same, but == says they differ)")
-    }
-    lines += old[removed.endIndex..<after].map { "  " + $0 }
-    if after < old.count { lines.append("  … \(old.count - after) unchanged lines") }
-    return lines.joined(separator: "\n")
   }
+  let (before, after) = (max(0, head - 3), min(old.count, removed.endIndex + 3))
+  var lines =
+    (before > 0 ? ["  … \(before) unchanged lines"] : []) + old[before..<head].map { "  " + $0 }
+  var (i, j) = (head, head)
+  while i < removed.endIndex || j < added.endIndex {
+    if i < removed.endIndex, gone.contains(i) || j == added.endIndex {
+      lines.append("- " + old[i])
+      i += 1
+    } else if j < added.endIndex, came.contains(j) || i == removed.endIndex {
+      lines.append("+ " + new[j])
+      j += 1
+    } else {
+      lines.append("  " + old[i])
+      (i, j) = (i + 1, j + 1)
+    }
+  }
+  if gone.isEmpty && came.isEmpty {
+    lines.append("(both print the same, but == says they differ)")
+  }
+  lines += old[removed.endIndex..<after].map { "  " + $0 }
+  if after < old.count { lines.append("  … \(old.count - after) unchanged lines") }
+  return lines.joined(separator: "\n")
+}
 
-  /// `value` as lines; a composite fits on one line if it is at most `width` long.
-  private static func render(_ value: Any, width: Int, depth: Int) -> [String] {
-    let mirror = Mirror(reflecting: value)
-    let style = mirror.displayStyle
-    func children(labelled: Bool) -> [[String]] {
-      let rendered = mirror.children.map { child in
-        var lines = render(child.value, width: width == .max ? .max : 60, depth: depth + 1)
-        if labelled, let label = child.label, !label.hasPrefix(".") {
-          lines[0] = "\(label): \(lines[0])"
-        }
-        return lines
+/// `value` as lines; a composite fits on one line if it is at most `width` long.
+nonisolated private func dumpRender(_ value: Any, width: Int, depth: Int) -> [String] {
+  let mirror = Mirror(reflecting: value)
+  let style = mirror.displayStyle
+  func children(labelled: Bool) -> [[String]] {
+    let rendered = mirror.children.map { child in
+      var lines = dumpRender(child.value, width: width == .max ? .max : 60, depth: depth + 1)
+      if labelled, let label = child.label, !label.hasPrefix(".") {
+        lines[0] = "\(label): \(lines[0])"
       }
-      // NB: Sorted, as equal sets or dictionaries may list their elements in different orders.
-      guard style == .set || style == .dictionary else { return rendered }
-      return rendered.sorted { $0.joined() < $1.joined() }
+      return lines
     }
-    if depth > 20 { return [String(describing: value)] }
-    switch style {
-    case .optional:
-      return mirror.children.first.map { render($0.value, width: width, depth: depth) } ?? ["nil"]
-    case .collection, .set, .dictionary:
-      return wrap("[", children(labelled: false), "]", width)
-    case .tuple:
-      return wrap("(", children(labelled: true), ")", width)
-    case .enum:
-      guard let payload = mirror.children.first, let label = payload.label else {
-        return [".\(value)"]
-      }
-      let inner = render(payload.value, width: width, depth: depth + 1)
-      return Mirror(reflecting: payload.value).displayStyle == .tuple
-        ? [".\(label)\(inner[0])"] + inner.dropFirst() : wrap(".\(label)(", [inner], ")", width)
-    case .struct, .class:
-      guard !(value is CustomStringConvertible || value is CustomDebugStringConvertible) else {
-        return [String(describing: value)]
-      }
-      return wrap("\(type(of: value))(", children(labelled: true), ")", width)
-    default:
-      return [String(reflecting: value)]
-    }
+    // NB: Sorted, as equal sets or dictionaries may list their elements in different orders.
+    guard style == .set || style == .dictionary else { return rendered }
+    return rendered.sorted { $0.joined() < $1.joined() }
   }
+  if depth > 20 { return [String(describing: value)] }
+  switch style {
+  case .optional:
+    return mirror.children.first.map { dumpRender($0.value, width: width, depth: depth) } ?? ["nil"]
+  case .collection, .set, .dictionary:
+    return dumpWrap("[", children(labelled: false), "]", width)
+  case .tuple:
+    return dumpWrap("(", children(labelled: true), ")", width)
+  case .enum:
+    guard let payload = mirror.children.first, let label = payload.label else {
+      return [".\(value)"]
+    }
+    let inner = dumpRender(payload.value, width: width, depth: depth + 1)
+    return Mirror(reflecting: payload.value).displayStyle == .tuple
+      ? [".\(label)\(inner[0])"] + inner.dropFirst() : dumpWrap(".\(label)(", [inner], ")", width)
+  case .struct, .class:
+    guard !(value is CustomStringConvertible || value is CustomDebugStringConvertible) else {
+      return [String(describing: value)]
+    }
+    return dumpWrap("\(type(of: value))(", children(labelled: true), ")", width)
+  default:
+    return [String(reflecting: value)]
+  }
+}
 
-  private static func wrap(_ open: String, _ items: [[String]], _ close: String, _ width: Int)
-    -> [String]
-  {
-    let singles = items.compactMap { $0.count == 1 ? $0[0] : nil }
-    if singles.count == items.count {
-      let joined = open + singles.joined(separator: ", ") + close
-      if joined.count <= width || items.isEmpty { return [joined] }
-    }
-    return [open] + items.flatMap { $0.map { "  " + $0 } } + [close]
+nonisolated private func dumpWrap(
+  _ open: String, _ items: [[String]], _ close: String, _ width: Int
+)
+  -> [String]
+{
+  let singles = items.compactMap { $0.count == 1 ? $0[0] : nil }
+  if singles.count == items.count {
+    let joined = open + singles.joined(separator: ", ") + close
+    if joined.count <= width || items.isEmpty { return [joined] }
   }
+  return [open] + items.flatMap { $0.map { "  " + $0 } } + [close]
 }
 
 // MARK: - Testing
@@ -1308,8 +1303,8 @@ enum Dump {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async throws -> StoreTask {
-    let (step, at) = ("send(\(Dump.line(action)))", (fileID, filePath, line, column))
-    let unasserted = log.received.map { "\n  " + Dump.line($0.action) }.joined()
+    let (step, at) = ("send(\(dumpLine(action)))", (fileID, filePath, line, column))
+    let unasserted = log.received.map { "\n  " + dumpLine($0.action) }.joined()
     log.received.removeAll()
     if exhaustivity == .on, !unasserted.isEmpty {
       try fail("\(step): actions received earlier were not asserted with receive:" + unasserted, at)
@@ -1345,7 +1340,7 @@ enum Dump {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async throws {
-    let (shown, at) = (Dump.line(expected), (fileID, filePath, line, column))
+    let (shown, at) = (dumpLine(expected), (fileID, filePath, line, column))
     guard let equatable = expected as? any Equatable else {
       return try fail(
         "receive(\(shown)): \(Action.self) is not Equatable; declare it "
@@ -1419,7 +1414,7 @@ enum Dump {
   ) async throws {
     let expected = "the case of \(Action.self) that carries a \(Payload.self)"
     try await receive(expected, timeout, update, (fileID, filePath, line, column)) { action in
-      guard let payload = Dump.payload(of: action, as: Payload.self) else { return false }
+      guard let payload = casePayload(of: action, as: Payload.self) else { return false }
       return caseName(action) == caseName(embed(payload)) && check(payload)
     }
   }
@@ -1466,14 +1461,13 @@ enum Dump {
     log.awaitsSentAction = true
     // NB: What MiniRedux reports meanwhile, on the main actor, fails the next step; the effects
     // started inherit the reporter, and so do the actions they send.
-    let outer = miniReduxReporter.get()
-    let task = miniReduxReporter.withValue(
-      Reporter { [weak log] message, fails in
-        outer(message, fails)
-        guard isMainQueue() else { return }
-        MainActor.assumeIsolated { log?.dropped.append(message) }
-      }
-    ) { store.send(action) }
+    var reporter = miniReduxReporter.get()
+    reporter.report = { [report = reporter.report, weak log] message, fails in
+      report(message, fails)
+      guard isMainQueue() else { return }
+      MainActor.assumeIsolated { log?.dropped.append(message) }
+    }
+    let task = miniReduxReporter.withValue(reporter) { store.send(action) }
     log.awaitsSentAction = false
     guard task.count > 0 else { return task }
     log.sent.append((action, sentAt, task))
@@ -1502,7 +1496,7 @@ enum Dump {
         return try fail("receive: expected \(expected), but received \(got) \(why)", at)
       }
       let next = log.received.removeFirst()
-      let received = Dump.line(next.action)
+      let received = dumpLine(next.action)
       try failIfDropped("receive(\(received))", at)
       if matches(next.action) {
         drainEffects()
@@ -1535,7 +1529,7 @@ enum Dump {
       ? "the state does not hold what the closure asserts"
       : update == nil
         ? "the state changed, but no closure asserted it" : "the state is not as expected"
-    let diff = Dump.diff(Dump.lines(expected), Dump.lines(after))
+    let diff = dumpDiff(dumpLines(expected), dumpLines(after))
     try fail("\(step): \(problem) (- expected, + actual):\n\(diff)", at)
   }
 
@@ -1550,7 +1544,7 @@ enum Dump {
   /// returns; where none runs, as in a script, throws it.
   private func fail(_ message: String, _ at: StepLocation) throws {
     log.hasFailed = true
-    guard !testIssueRecorder.get()(message, at) else { return }
+    guard !miniReduxReporter.get().recordIssue(message, at) else { return }
     throw TestStoreFailure(message, at)
   }
 }
@@ -1593,18 +1587,6 @@ public struct TestStoreFailure: Error, CustomStringConvertible {
 
 /// Where a test step is written: where the test framework records its failure.
 typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
-
-/// Records a test failure with the test framework that runs the current test, found at run time,
-/// so that apps need link none; returns `false` where none runs. Tests of MiniRedux replace it.
-nonisolated let testIssueRecorder = TaskLocal<IssueRecorder>(
-  wrappedValue: IssueRecorder { recordTestIssue($0, at: $1) })
-
-/// What `testIssueRecorder` holds: `testIssueRecorder.get()(message, at)` calls it.
-// NB: A function in a struct, not bare: see `Reporter`.
-nonisolated struct IssueRecorder: Sendable {
-  let record: @Sendable (String, StepLocation) -> Bool
-  func callAsFunction(_ message: String, _ at: StepLocation) -> Bool { record(message, at) }
-}
 
 /// What a ``TestStore`` has seen and not yet checked.
 @MainActor final class TestStoreLog<State, Action> {
@@ -1654,12 +1636,12 @@ nonisolated struct IssueRecorder: Sendable {
   func unaccounted(after timeout: Duration? = nil) -> String {
     let effects = sent.filter { $0.task.count > 0 }.map { sent in
       "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of "
-        + "\(Dump.line(sent.action)) (\(sent.sentAt)) still running"
+        + "\(dumpLine(sent.action)) (\(sent.sentAt)) still running"
         + (timeout.map { " after \($0)" } ?? "")
     }
     let actions =
       exhaustivity == .off
-      ? [] : received.map { "  \(Dump.line($0.action)) received but not asserted" }
+      ? [] : received.map { "  \(dumpLine($0.action)) received but not asserted" }
     return (effects + actions).joined(separator: "\n")
   }
 
@@ -1671,7 +1653,9 @@ nonisolated struct IssueRecorder: Sendable {
     let message =
       "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released with "
       + "this not accounted for; end the test with `try await store.finish()`."
-    guard !testIssueRecorder.get()(message + "\n" + unaccounted, createdAt) else { return }
+    guard !miniReduxReporter.get().recordIssue(message + "\n" + unaccounted, createdAt) else {
+      return
+    }
     miniReduxReport(
       message + " The test process will exit with status 1.\n" + unaccounted, fails: true)
   }
@@ -1863,7 +1847,7 @@ public final class TestClock: Clock, @unchecked Sendable {
 
   /// Fails the running test at the line that made the clock; with no test framework, the process.
   private func fail(_ message: String) {
-    guard !testIssueRecorder.get()(message, createdAt) else { return }
+    guard !miniReduxReporter.get().recordIssue(message, createdAt) else { return }
     miniReduxReport(message, fails: true)
   }
 

@@ -17,7 +17,7 @@ enum Fixture {
   }
 
   /// The lines where the fixtures make their test stores, or fail a step.
-  static let lines = (effect: 28, action: 34, step: 41, xcTest: 71)
+  static let lines = (effect: 28, action: 34, step: 41, xcTest: 73)
 }
 
 @MainActor
@@ -59,7 +59,9 @@ func failsOutsideATestFramework() {
     let line = "an earlier exit handler ran\n"
     _ = line.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
   }
-  _ = testIssueRecorder.withValue(IssueRecorder { _, _ in false }) {
+  var reporter = miniReduxReporter.get()
+  reporter.recordIssue = { _, _ in false }
+  miniReduxReporter.withValue(reporter) {
     miniReduxReport("MiniRedux: a failure outside a test", fails: true)
   }
 }

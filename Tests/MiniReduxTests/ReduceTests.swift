@@ -54,7 +54,7 @@ private enum Parent {
       }
       // The child's reducer ran before this one: the log shows the child's count after it.
       state.log.append(
-        "\(Dump.line(action)) header \(state.header.count) footer \(state.footer.count)")
+        "\(dumpLine(action)) header \(state.header.count) footer \(state.footer.count)")
       return .none
     }
     .scope(\.header, action: Action.header, child: Tally.reduce)

@@ -173,10 +173,10 @@ struct StackTests {
   @Test("a failing step's diff shows each screen under its id")
   func diffShowsIDs() {
     var path: StackState<StackScreen.State> = [StackScreen.State(title: "a")]
-    let before = Dump.lines(path)
+    let before = dumpLines(path)
     path.append(StackScreen.State(title: "b"))
     #expect(
-      Dump.diff(before, Dump.lines(path)).split(separator: "\n") == [
+      dumpDiff(before, dumpLines(path)).split(separator: "\n") == [
         "  StackState<State>(", "    #0: State(title: \"a\", ticks: 0)",
         "+   #1: State(title: \"b\", ticks: 0)", "  )",
       ])

@@ -627,7 +627,7 @@ final class StormRunner {
   static func run(_ program: StormProgram, verbose: Bool) async -> StormRunner {
     let runner = StormRunner(program: program)
     let reports = Recorder<String>()
-    await miniReduxReporter.withValue(Reporter { message, _ in reports.append(message) }) {
+    await miniReduxReporter.withValue(reporter { reports.append($0) }) {
       await runner.drive(verbose: verbose)
     }
     // NB: An operation counts as ended in its own `defer`, a moment before the library reports

@@ -119,6 +119,13 @@ final class Recorder<Element: Sendable>: @unchecked Sendable {
   var values: [Element] { lock.withLock { elements } }
 }
 
+/// The reporter in effect now, with its reports of errors and misuse going to `report`.
+func reporter(_ report: @escaping @Sendable (String) -> Void) -> Reporter {
+  var reporter = miniReduxReporter.get()
+  reporter.report = { message, _ in report(message) }
+  return reporter
+}
+
 /// Runs `body` with the library's error and misuse reports captured instead of printed.
 func capturingReports<R>(
   isolation: isolated (any Actor)? = #isolation,
@@ -126,7 +133,7 @@ func capturingReports<R>(
 ) async rethrows -> (result: R, reports: [String]) {
   let reports = Recorder<String>()
   let result = try await miniReduxReporter.withValue(
-    Reporter { message, _ in reports.append(message) }, operation: body, isolation: isolation)
+    reporter { reports.append($0) }, operation: body, isolation: isolation)
   return (result, reports.values)
 }
 
@@ -152,7 +159,9 @@ struct ThrowingFailures: SuiteTrait, TestTrait, TestScoping {
   func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    try await testIssueRecorder.withValue(IssueRecorder { _, _ in false }) { try await function() }
+    var reporter = miniReduxReporter.get()
+    reporter.recordIssue = { _, _ in false }
+    try await miniReduxReporter.withValue(reporter) { try await function() }
   }
 }
 

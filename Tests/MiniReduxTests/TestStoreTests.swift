@@ -477,7 +477,7 @@ struct TestStoreFinishTests {
   func releasedWithoutFinish() async throws {
     let gate = Gate()
     let reports = Recorder<String>()
-    try await miniReduxReporter.withValue(Reporter { message, _ in reports.append(message) }) {
+    try await miniReduxReporter.withValue(reporter { reports.append($0) }) {
       // Given: a store whose finish() already reported its effect (still winding down), then
       // one with an effect running and actions not received, released without finish().
       do {
