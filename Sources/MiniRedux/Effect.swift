@@ -5,7 +5,7 @@
 //   `Effect`: making, composing and cancelling effects; `Send`, how an operation sends back.
 //   What an effect is made of: `Effect.Operation`, `Parts`, `EffectID`.
 //   The runtime of a root store: the send loop (`Runtime.send`, `drain`), the interpreter
-//   (`start`), and the effects in flight (`Lineage`, `RunningEffect`, `Registry`).
+//   (`start`), and the effects in flight (`StoreTask`, `RunningEffect`, `Registry`).
 // Beyond the core: mapping effects, reporting, child features' part of the runtime, test
 // failures, Combine.
 //
@@ -14,7 +14,7 @@
 //   each `.run` and `.concatenate`, and each `merge` under ids, is a `RunningEffect` whose
 //   `parent` is what contains it: the effects in flight form a tree. An id covers what its
 //   wrapper contains; a concatenation moves on once what its step contains has ended.
-// - Causation: a `send` and everything its effects sent back is one `Lineage`, which a
+// - Causation: a `send` and everything its effects sent back is one `StoreTask`, its lineage, which a
 //   `StoreTask` waits for and cancels. An action an effect sends is reduced in the effect's
 //   lineage, never inside the effect: what that action starts is not contained in it.
 
@@ -344,9 +344,9 @@ nonisolated let keptCapacity = 16
   /// The actions waiting, and the lineage each counts in (`nil`: the send in progress's).
   // NB: Two arrays, not one of pairs (HowItWorks' table).
   private var queuedActions: [Action] = []
-  private var queuedLineages: [Lineage?] = []
+  private var queuedTasks: [StoreTask?] = []
   /// The lineage of the send in progress, made when one of its effects first starts.
-  private var current: Lineage?
+  private var current: StoreTask?
   /// The containers whose contents may have ended, in order; `advance` checks.
   private var toAdvance: [RunningEffect] = []
   /// How a `Send` reaches this runtime: one closure for all its effects.
@@ -373,11 +373,11 @@ nonisolated let keptCapacity = 16
     return state
   }
 
-  func send(_ action: Action) -> StoreTask { StoreTask(lineage: send(action, in: nil)) }
+  func send(_ action: Action) -> StoreTask { send(action, in: nil) ?? .empty }
 
   /// Reduces `action` and what follows from it synchronously, its effects counting in `lineage`
   /// (a new one if `nil`), which it returns; queues it if a send is in progress.
-  func send(_ action: Action, in lineage: Lineage?) -> Lineage? {
+  func send(_ action: Action, in lineage: StoreTask?) -> StoreTask? {
     guard !isSending else {
       enqueue(action, lineage)
       return nil
@@ -391,7 +391,7 @@ nonisolated let keptCapacity = 16
 
   /// Runs the reducer and starts its effect, inside the store's context, if it has one, so that
   /// the tasks started inherit its task-local values.
-  private func reduce(_ action: Action, in lineage: Lineage?) {
+  private func reduce(_ action: Action, in lineage: StoreTask?) {
     guard let context else { return reduceNow(action, in: lineage) }
     var calls = 0
     context {
@@ -403,7 +403,7 @@ nonisolated let keptCapacity = 16
     }
   }
 
-  private func reduceNow(_ action: Action, in lineage: Lineage?) {
+  private func reduceNow(_ action: Action, in lineage: StoreTask?) {
     isReducing = true
     let effect = reducer(&state, action)
     isReducing = false
@@ -412,10 +412,10 @@ nonisolated let keptCapacity = 16
     if hasWatched { endGoneChildren() }
   }
 
-  private func enqueue(_ action: Action, _ lineage: Lineage?) {
+  private func enqueue(_ action: Action, _ lineage: StoreTask?) {
     lineage?.enter()
     queuedActions.append(action)
-    queuedLineages.append(lineage)
+    queuedTasks.append(lineage)
   }
 
   /// Reduces the queue and moves on the concatenations whose step may have ended, until nothing
@@ -423,10 +423,10 @@ nonisolated let keptCapacity = 16
   private func drain() {
     var (reduced, moved) = (0, 0)
     while true {
-      if reduced < queuedLineages.count {
+      if reduced < queuedTasks.count {
         // NB: Unless its task was cancelled meanwhile.
-        let lineage = queuedLineages[reduced]
-        if lineage?.isCancelled != true { reduce(queuedActions[reduced], in: lineage) }
+        let lineage = queuedTasks[reduced]
+        if lineage?.wasCancelled != true { reduce(queuedActions[reduced], in: lineage) }
         lineage?.leave()
         reduced += 1
       } else if moved < toAdvance.count {
@@ -434,13 +434,13 @@ nonisolated let keptCapacity = 16
         advance(toAdvance[moved - 1])
       } else {
         store?.notify()
-        if reduced == queuedLineages.count && moved == toAdvance.count { break }
+        if reduced == queuedTasks.count && moved == toAdvance.count { break }
       }
     }
     if reduced > 0 {
-      let keepCapacity = queuedLineages.capacity <= keptCapacity
+      let keepCapacity = queuedTasks.capacity <= keptCapacity
       queuedActions.removeAll(keepingCapacity: keepCapacity)
-      queuedLineages.removeAll(keepingCapacity: keepCapacity)
+      queuedTasks.removeAll(keepingCapacity: keepCapacity)
     }
     if moved > 0 { toAdvance.removeAll(keepingCapacity: toAdvance.capacity <= keptCapacity) }
     isSending = false
@@ -465,7 +465,7 @@ nonisolated let keptCapacity = 16
     guard !isSending else { return }
     isSending = true
     // NB: A send made meanwhile, by an observer, belongs to the container's lineage.
-    current = container.lineage.isCancelled ? nil : container.lineage
+    current = container.lineage.wasCancelled ? nil : container.lineage
     drain()
     current = nil
   }
@@ -478,7 +478,7 @@ nonisolated let keptCapacity = 16
 extension Runtime {
   /// Starts `effect`, which `origin`'s reduction returned, in `lineage`, inside `container`.
   private func start(
-    _ effect: Effect<Action>, in lineage: Lineage?, at container: RunningEffect?, origin: Action
+    _ effect: Effect<Action>, in lineage: StoreTask?, at container: RunningEffect?, origin: Action
   ) {
     var (effect, ids) = unwrap(effect, at: container)
     // NB: A lone `.run` or `.send`, maybe under ids, the usual effect, skips the stack.
@@ -531,7 +531,7 @@ extension Runtime {
   }
 
   private func startLeaf(
-    _ effect: Effect<Action>, ids: EffectIDs, in lineage: Lineage?, at container: RunningEffect?,
+    _ effect: Effect<Action>, ids: EffectIDs, in lineage: StoreTask?, at container: RunningEffect?,
     origin: Action
   ) {
     switch effect.operation {
@@ -554,7 +554,7 @@ extension Runtime {
 
   private func startRun(
     _ body: @escaping Effect<Action>.Body, _ handler: Effect<Action>.Handler?,
-    _ priority: TaskPriority?, isPause: Bool = false, ids: EffectIDs, in lineage: Lineage?,
+    _ priority: TaskPriority?, isPause: Bool = false, ids: EffectIDs, in lineage: StoreTask?,
     at container: RunningEffect?,
     origin: Action
   ) {
@@ -583,9 +583,9 @@ extension Runtime {
 
   /// The lineage a new effect in `container` counts in (the send in progress's if `lineage` is
   /// `nil`), unless that lineage or the container was cancelled: then it does not start.
-  private func admit(_ lineage: Lineage?, in container: RunningEffect?) -> Lineage? {
-    if lineage == nil, current == nil { current = Lineage(self) }
-    guard let lineage = lineage ?? current, !lineage.isCancelled,
+  private func admit(_ lineage: StoreTask?, in container: RunningEffect?) -> StoreTask? {
+    if lineage == nil, current == nil { current = StoreTask(self) }
+    guard let lineage = lineage ?? current, !lineage.wasCancelled,
       container?.isRunning ?? true
     else { return nil }
     return lineage
@@ -610,41 +610,51 @@ extension Runtime {
 
 // MARK: - Effects in flight
 
-/// One `send` and everything its effects sent back: what a ``StoreTask`` waits for and cancels.
-@MainActor final class Lineage {
+/// The effects of one ``Store/send(_:)``, and of the actions they sent back: await or cancel them.
+/// ```swift
+/// let timer = store.send(.startTimer)
+/// // Later, when the screen that started it goes away:
+/// timer.cancel()
+/// ```
+// NB: Causation's unit, a send's lineage: each effect in flight and each action queued counts in
+// one. A send that starts no effect returns `empty`, so that it allocates none.
+@MainActor public final class StoreTask: Hashable, Sendable {
   /// The effects in flight and the actions queued.
   private(set) var count = 0
   /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
-  private(set) var isCancelled = false
+  private(set) var wasCancelled = false
   /// Its effects neither cancelled nor ended, and whether one ended without being cancelled.
   fileprivate var (running, finishedOne) = (0, false)
   private(set) weak var registry: Registry?
-  /// The tasks waiting in ``wait()``, each resumed once: by `leave`, or by its cancellation.
+  /// The tasks waiting in ``finish()``, each resumed once: by `leave`, or by its cancellation.
   private var waiters: [(id: Int, continuation: UnsafeContinuation<Void, Never>)] = []
   private var nextWaiterID = 0
-  init(_ registry: Registry) { self.registry = registry }
+  init(_ registry: Registry?) { self.registry = registry }
+  static let empty = StoreTask(nil)
 
-  /// Whether ``cancel()`` was called, or every effect was cancelled before one finished.
-  var isCancelledOrEveryEffectCancelled: Bool { isCancelled || !finishedOne && running == 0 }
+  /// Whether the effects were cancelled: by ``cancel()``, or each by its id before one finished
+  /// (a debounce's pause is not an effect of its own). A task with no effects counts as cancelled.
+  /// ```swift
+  /// let timer = store.send(.startTimer)
+  /// timer.cancel()
+  /// print(timer.isCancelled)  // true
+  /// ```
+  public var isCancelled: Bool { wasCancelled || !finishedOne && running == 0 }
 
-  func enter() { count += 1 }
-
-  func leave() {
-    count -= 1
-    guard count == 0 else { return }
-    // NB: A resumed waiter runs later, so that none can change the list meanwhile.
-    for waiter in waiters { waiter.continuation.resume() }
-    waiters = []
-  }
-
-  /// Cancels its effects in flight.
-  func cancel() {
-    isCancelled = true
+  /// Cancels the effects: nothing they send is reduced any more, the actions they queued are
+  /// dropped, and effects their actions would start do not start.
+  public func cancel() {
+    guard self !== Self.empty else { return }
+    wasCancelled = true
     registry?.cancel(self)
   }
 
-  /// Returns once nothing is left; if the waiting task is cancelled, at once, cancelling the rest.
-  func wait() async {
+  /// Waits until the effects have ended; cancelling the waiting task cancels them and returns.
+  /// ```swift
+  /// await store.send(.refresh).finish()
+  /// print(store.state.items)  // what the refresh loaded
+  /// ```
+  public func finish() async {
     guard count > 0 else { return }
     let id = nextWaiterID
     nextWaiterID += 1
@@ -661,13 +671,26 @@ extension Runtime {
       }
     }
   }
+
+  func enter() { count += 1 }
+
+  func leave() {
+    count -= 1
+    guard count == 0 else { return }
+    // NB: A resumed waiter runs later, so that none can change the list meanwhile.
+    for waiter in waiters { waiter.continuation.resume() }
+    waiters = []
+  }
+
+  nonisolated public static func == (lhs: StoreTask, rhs: StoreTask) -> Bool { lhs === rhs }
+  nonisolated public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 /// An effect in flight, a node of the tree that containment makes: a `.run` (or a debounce's
 /// pause) and its task, a ``Concatenation`` and its current step, or a group, the parts of a
 /// `merge` under ids. Runs and concatenations count in their lineage; a group only contains.
 @MainActor class RunningEffect {
-  let lineage: Lineage
+  let lineage: StoreTask
   /// Whether it is a group: it only contains, and does not count in its lineage.
   let isGroup: Bool
   /// Whether it is a debounce's pause, whose finishing is no effect finishing.
@@ -693,7 +716,7 @@ extension Runtime {
   fileprivate var slot = -1
 
   init(
-    lineage: Lineage, parent: RunningEffect?, ids: EffectIDs, isGroup: Bool = false,
+    lineage: StoreTask, parent: RunningEffect?, ids: EffectIDs, isGroup: Bool = false,
     isPause: Bool = false
   ) {
     (self.lineage, self.parent, self.ids) = (lineage, parent, ids)
@@ -770,7 +793,7 @@ extension Runtime {
   let origin: Action
 
   init(
-    _ lineage: Lineage, _ parent: RunningEffect?, _ ids: EffectIDs, _ parts: Effect<Action>.Parts,
+    _ lineage: StoreTask, _ parent: RunningEffect?, _ ids: EffectIDs, _ parts: Effect<Action>.Parts,
     origin: Action
   ) {
     (steps, self.origin) = (parts.effects.reversed(), origin)
@@ -880,7 +903,7 @@ extension Runtime {
 
   /// Cancels every effect in flight in `lineage`.
   // NB: A search of all, not a list per lineage, which each effect would join and leave.
-  func cancel(_ lineage: Lineage) {
+  func cancel(_ lineage: StoreTask) {
     for (effect, _) in running where effect.lineage === lineage { cancel(effect) }
   }
 

@@ -203,43 +203,6 @@ public typealias Reducer<State, Action: Sendable> =
 
 extension Store: Observable {}
 
-/// The effects of one ``Store/send(_:)``, and of the actions they sent back: await or cancel them.
-/// ```swift
-/// let timer = store.send(.startTimer)
-/// // Later, when the screen that started it goes away:
-/// timer.cancel()
-/// ```
-public struct StoreTask: Hashable, Sendable {
-  /// The send's effects; `nil` if it started none.
-  let lineage: Lineage?
-
-  /// Waits until the effects have ended; cancelling the waiting task cancels them and returns.
-  /// ```swift
-  /// await store.send(.refresh).finish()
-  /// print(store.state.items)  // what the refresh loaded
-  /// ```
-  @MainActor public func finish() async { await lineage?.wait() }
-
-  /// Cancels the effects: nothing they send is reduced any more, the actions they queued are
-  /// dropped, and effects their actions would start do not start.
-  @MainActor public func cancel() { lineage?.cancel() }
-
-  /// Whether the effects were cancelled: by ``cancel()``, or each by its id before one finished
-  /// (a debounce's pause is not an effect of its own). A task with no effects counts as cancelled.
-  /// ```swift
-  /// let timer = store.send(.startTimer)
-  /// timer.cancel()
-  /// print(timer.isCancelled)  // true
-  /// ```
-  @MainActor public var isCancelled: Bool { lineage?.isCancelledOrEveryEffectCancelled ?? true }
-
-  /// The effects in flight and the actions queued.
-  @MainActor var count: Int { lineage?.count ?? 0 }
-
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.lineage === rhs.lineage }
-  public func hash(into hasher: inout Hasher) { hasher.combine(lineage.map(ObjectIdentifier.init)) }
-}
-
 /// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener.
 /// ```swift
 /// let subscription = store.subscribe { state in print(state.count) }

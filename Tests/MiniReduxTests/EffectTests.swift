@@ -438,7 +438,7 @@ struct CompositionOrderTests {
   func empty() {
     let store = makeStore()
     let task = store.send(.start(.merge(.concatenate([]), .merge([Effect<Event>]()))))
-    #expect(task.lineage == nil)
+    #expect(task === StoreTask.empty)
     #expect(store.snapshot.effects == 0)
   }
 }

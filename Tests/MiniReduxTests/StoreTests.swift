@@ -43,7 +43,7 @@ struct OrderingTests {
         if action == .first {
           let task = box.value!.send(.second)
           // Then: it is queued, so nothing was reduced yet and there is nothing to await.
-          #expect(task.lineage == nil)
+          #expect(task === StoreTask.empty)
         }
         state.append("end \(action)")
         return .none
@@ -141,7 +141,7 @@ struct SyncSendTests {
     }
     let task = store.send(.tap)
     #expect(store.state == [1, 2, 11, 12])
-    #expect(task.lineage == nil)
+    #expect(task === StoreTask.empty)
   }
 }
 
