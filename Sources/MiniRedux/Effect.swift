@@ -81,9 +81,7 @@ extension Effect {
     catch handler: (
       @concurrent @Sendable (_ error: any Error, _ send: Send<Action>) async -> Void
     )? = nil
-  ) -> Self {
-    Self(operation: .run(priority, operation, handler))
-  }
+  ) -> Self { Self(operation: .run(priority, operation, handler)) }
 
   /// An effect that sends `action` back, reduced before the `send` that produced it returns.
   /// ```swift
@@ -268,9 +266,7 @@ extension Effect {
     _ body: Body, _ handler: Handler?, _ send: Send<Action>, startedBy origin: Action,
     isolation: isolated (any Actor)? = nil
   ) async {
-    do {
-      try await body(send)
-    } catch {
+    do { try await body(send) } catch {
       // NB: Cancellation is silent: an error thrown because of it is no failure.
       guard !Task.isCancelled, !(error is CancellationError) else { return }
       guard let handler else {
@@ -350,8 +346,8 @@ nonisolated let keptCapacity = 16
   /// The containers whose contents may have ended, in order; `advance` checks.
   private var toAdvance: [RunningEffect] = []
   /// How a `Send` reaches this runtime: one closure for all its effects.
-  private lazy var deliver: @MainActor @Sendable (Action, RunningEffect) -> Void = {
-    [weak self] in self?.deliver($0, from: $1)
+  private lazy var deliver: @MainActor @Sendable (Action, RunningEffect) -> Void = { [weak self] in
+    self?.deliver($0, from: $1)
   }
 
   init(
@@ -503,8 +499,7 @@ extension Runtime {
         register(concatenation)
         toAdvance.append(concatenation)
         if let step = concatenation.nextStep() { pending.append((step, concatenation)) }
-      default:
-        startLeaf(effect, ids: ids, in: lineage, at: container, origin: origin)
+      default: startLeaf(effect, ids: ids, in: lineage, at: container, origin: origin)
       }
       var part: Effect<Action>?
       while part == nil {
@@ -539,24 +534,20 @@ extension Runtime {
       // NB: A concatenation cancelled by its own step starts nothing more, a send included.
       guard container?.isRunning ?? true else { return }
       enqueue(action, lineage)
-    case .cancel(let id):
-      cancel(id, sparing: nil)
-    case .dismiss:
-      dismissChild(from: container, origin: origin)
+    case .cancel(let id): cancel(id, sparing: nil)
+    case .dismiss: dismissChild(from: container, origin: origin)
     case .run(let priority, let body, let handler):
       startRun(body, handler, priority, ids: ids, in: lineage, at: container, origin: origin)
     case .pause(let body):
       startRun(body, nil, nil, isPause: true, ids: ids, in: lineage, at: container, origin: origin)
-    default:
-      break
+    default: break
     }
   }
 
   private func startRun(
     _ body: @escaping Effect<Action>.Body, _ handler: Effect<Action>.Handler?,
     _ priority: TaskPriority?, isPause: Bool = false, ids: EffectIDs, in lineage: StoreTask?,
-    at container: RunningEffect?,
-    origin: Action
+    at container: RunningEffect?, origin: Action
   ) {
     guard let lineage = admit(lineage, in: container) else { return }
     let running = RunningEffect(lineage: lineage, parent: container, ids: ids, isPause: isPause)
@@ -585,8 +576,7 @@ extension Runtime {
   /// `nil`), unless that lineage or the container was cancelled: then it does not start.
   private func admit(_ lineage: StoreTask?, in container: RunningEffect?) -> StoreTask? {
     if lineage == nil, current == nil { current = StoreTask(self) }
-    guard let lineage = lineage ?? current, !lineage.wasCancelled,
-      container?.isRunning ?? true
+    guard let lineage = lineage ?? current, !lineage.wasCancelled, container?.isRunning ?? true
     else { return nil }
     return lineage
   }
@@ -1244,8 +1234,7 @@ extension Reduce {
     at path: AnyKeyPath, key: AnyHashable, owns: Bool = true,
     child: @escaping (State) -> ChildState?,
     modify: @escaping (inout State, (inout ChildState) -> Void) -> Void,
-    keys: @escaping (State) -> (AnyHashable) -> Bool,
-    remove: ((inout State) -> Void)?
+    keys: @escaping (State) -> (AnyHashable) -> Bool, remove: ((inout State) -> Void)?
   ) -> Effect<Action> {
     let id = Place<State>(path, key, keys: keys, remove: remove)
     let embedded = effect.map(embed) { inner in
@@ -1298,8 +1287,7 @@ extension Registry {
     #if canImport(Darwin)
       let runsXCTest = [
         "XCTestBundlePath", "XCTestConfigurationFilePath", "XCTestSessionIdentifier",
-      ]
-      .contains { getenv($0) != nil }
+      ].contains { getenv($0) != nil }
     #else
       // NB: XCTest here does not tell whether a test runs; `swift test` runs Swift Testing's tests
       // in a process of their own, whose arguments say so.
@@ -1338,8 +1326,8 @@ extension Registry {
     let fileID = "\(location.fileID)".contains("/") ? "\(location.fileID)" : "_/\(location.fileID)"
     let sourceLocation = unsafeBitCast(
       makeLocation,
-      to: (@convention(thin) (__owned String, __owned String, Int, Int) -> SourceLocation).self
-    )(fileID, "\(location.filePath)", max(Int(location.line), 1), max(Int(location.column), 1))
+      to: (@convention(thin) (__owned String, __owned String, Int, Int) -> SourceLocation).self)(
+        fileID, "\(location.filePath)", max(Int(location.line), 1), max(Int(location.column), 1))
     _ = unsafeBitCast(record, to: (@convention(thin) (Comment?, SourceLocation) -> Issue).self)(
       comment, sourceLocation)
     return true
@@ -1361,9 +1349,9 @@ extension Registry {
     /// case .listen:
     ///   return .publisher { [1, 2, 3].publisher.map(Action.heard) }
     /// ```
-    public static func publisher<P: Publisher>(
-      _ createPublisher: @escaping @Sendable () -> P
-    ) -> Self where P.Output == Action, P.Failure == Never {
+    public static func publisher<P: Publisher>(_ createPublisher: @escaping @Sendable () -> P)
+      -> Self where P.Output == Action, P.Failure == Never
+    {
       .run { send in
         let actions = AsyncStream<Action> { continuation in
           // NB: The subscription is touched only here and in onTermination, which Combine and

@@ -104,8 +104,7 @@ public typealias Reducer<State, Action: Sendable> =
   ///     that task-local values it binds, such as swift-dependencies' overrides, reach the reducer
   ///     and every effect (<doc:MigratingFromTCA>). It must call `reduce` once.
   public convenience init(
-    initialState: State, initialAction: Action? = nil,
-    _ reducer: @escaping Reducer<State, Action>,
+    initialState: State, initialAction: Action? = nil, _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
     self.init(
@@ -133,8 +132,7 @@ public typealias Reducer<State, Action: Sendable> =
   /// await store.send(.refresh).finish()
   /// ```
   /// - Returns: The effects of the action, and of the actions they send back.
-  @discardableResult
-  public func send(_ action: Action) -> StoreTask {
+  @discardableResult public func send(_ action: Action) -> StoreTask {
     // NB: A Swift 5 app may call this off the main actor, with only a warning: debug builds stop.
     assert(isMainQueue(), "MiniRedux: Store.send was called off the main actor; send from it")
     return core.send(action)
@@ -301,8 +299,7 @@ extension Store {
       _ = observed[index].changed()
       (isObserved, observed[index].isObserved) = (true, true)
     }
-    registrar.access(
-      self, keyPath: observed[index].token as! KeyPath<Store, Int>)
+    registrar.access(self, keyPath: observed[index].token as! KeyPath<Store, Int>)
     return value
   }
 
@@ -310,10 +307,7 @@ extension Store {
   /// and the properties Observation watches.
   var snapshot: (effects: Int, ids: Int, scopes: Int, observed: Int) {
     let registry = (core as? Registry)?.snapshot
-    return (
-      registry?.effects ?? 0, registry?.ids ?? 0, scopes.count,
-      observed.count
-    )
+    return (registry?.effects ?? 0, registry?.ids ?? 0, scopes.count, observed.count)
   }
 
   /// Marks `state` as read, for Observation.
@@ -356,16 +350,12 @@ extension Store {
       isStateObserved = false
       registrar.withMutation(of: self, keyPath: stateKeyPath) {}
     }
-    for index in observed.indices
-    where observed[index].isObserved && observed[index].changed() {
+    for index in observed.indices where observed[index].isObserved && observed[index].changed() {
       // NB: First, as an observer told of the change may read it again.
       observed[index].isObserved = false
-      registrar.withMutation(
-        of: self, keyPath: observed[index].token as! KeyPath<Store, Int>
-      ) {}
+      registrar.withMutation(of: self, keyPath: observed[index].token as! KeyPath<Store, Int>) {}
     }
-    isObserved =
-      isStateObserved || observed.contains { $0.isObserved }
+    isObserved = isStateObserved || observed.contains { $0.isObserved }
   }
 
   func notifyScopes() {
@@ -409,8 +399,7 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
     _ = changed(parent.core.read())
     if parent.scopes.count >= parent.pruneScopesAt {
       parent.scopes.removeAll { !$0.isAlive() }
-      parent.pruneScopesAt = Swift.max(
-        keptCapacity, 2 * parent.scopes.count)
+      parent.pruneScopesAt = Swift.max(keptCapacity, 2 * parent.scopes.count)
     }
     // NB: The child weakly, as it keeps its parent alive; the parent unowned, as it holds this.
     weak let store = store
@@ -489,8 +478,8 @@ extension Reduce {
         Self.embed(
           effect, { embed($0) }, at: path, key: true, owns: false,
           child: { (state: State) in state[keyPath: path] },
-          modify: { state, change in change(&state[keyPath: path]) },
-          keys: { _ in { _ in true } }, remove: nil),
+          modify: { state, change in change(&state[keyPath: path]) }, keys: { _ in { _ in true } },
+          remove: nil),
         parent(&state, action))
     }
   }
@@ -513,8 +502,7 @@ extension Reduce {
   ///   - child: The child's reducer.
   /// - Returns: A reducer that runs both.
   public func scope<ChildState, ChildAction>(
-    _ embedState: @escaping (ChildState) -> State,
-    action embed: @escaping (ChildAction) -> Action,
+    _ embedState: @escaping (ChildState) -> State, action embed: @escaping (ChildAction) -> Action,
     extract: (@MainActor (Action) -> ChildAction?)? = nil,
     child: @escaping Reducer<ChildState, ChildAction>
   ) -> Self {
@@ -595,8 +583,7 @@ extension Reduce {
           keys: { state in
             let now = Self.key(of: state[keyPath: path])
             return { $0 == now }
-          },
-          remove: { state in if isThere(state) { state[keyPath: path] = nil } }),
+          }, remove: { state in if isThere(state) { state[keyPath: path] = nil } }),
         parent(&state, action))
     }
   }
@@ -740,8 +727,7 @@ extension Reduce {
 
   /// `scope` on a case of an enum state, with a child whose reducer is a ``Reduce`` value.
   public func scope<ChildState, ChildAction>(
-    _ embedState: @escaping (ChildState) -> State,
-    action embed: @escaping (ChildAction) -> Action,
+    _ embedState: @escaping (ChildState) -> State, action embed: @escaping (ChildAction) -> Action,
     extract: (@MainActor (Action) -> ChildAction?)? = nil, child: Reduce<ChildState, ChildAction>
   ) -> Self { scope(embedState, action: embed, extract: extract, child: child.reduce) }
 
@@ -875,8 +861,7 @@ extension Reduce {
   _ parent: @escaping Reducer<State, Action>,
   state path: sending WritableKeyPath<State, ChildState>,
   action toChildAction: @escaping @MainActor (Action) -> ChildAction?,
-  embed: @escaping (ChildAction) -> Action,
-  child: @escaping Reducer<ChildState, ChildAction>
+  embed: @escaping (ChildAction) -> Action, child: @escaping Reducer<ChildState, ChildAction>
 ) -> Reducer<State, Action> {
   Reduce(parent).scope(path, action: embed, extract: toChildAction, child: child).reduce
 }
@@ -887,8 +872,7 @@ extension Reduce {
   _ parent: @escaping Reducer<State, Action>,
   state path: sending WritableKeyPath<State, ChildState?>,
   action toChildAction: @escaping @MainActor (Action) -> ChildAction?,
-  embed: @escaping (ChildAction) -> Action,
-  child: @escaping Reducer<ChildState, ChildAction>
+  embed: @escaping (ChildAction) -> Action, child: @escaping Reducer<ChildState, ChildAction>
 ) -> Reducer<State, Action> {
   Reduce(parent).ifLet(path, action: embed, extract: toChildAction, child: child).reduce
 }
@@ -900,8 +884,7 @@ extension Reduce {
   action toChildAction: @escaping @MainActor (Action) -> (Rows.Element.ID, ChildAction)?,
   embed: @escaping (Rows.Element.ID, ChildAction) -> Action,
   child: @escaping Reducer<Rows.Element, ChildAction>
-) -> Reducer<State, Action>
-where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
+) -> Reducer<State, Action> where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
   Reduce(parent).forEach(path, action: embed, extract: toChildAction, child: child).reduce
 }
 
@@ -1081,9 +1064,7 @@ nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
       (i, j) = (i + 1, j + 1)
     }
   }
-  if gone.isEmpty && came.isEmpty {
-    lines.append("(both print the same, but == says they differ)")
-  }
+  if gone.isEmpty && came.isEmpty { lines.append("(both print the same, but == says they differ)") }
   lines += old[removed.endIndex..<after].map { "  " + $0 }
   if after < old.count { lines.append("  … \(old.count - after) unchanged lines") }
   return lines.joined(separator: "\n")
@@ -1109,10 +1090,8 @@ nonisolated private func dumpRender(_ value: Any, width: Int, depth: Int) -> [St
   switch style {
   case .optional:
     return mirror.children.first.map { dumpRender($0.value, width: width, depth: depth) } ?? ["nil"]
-  case .collection, .set, .dictionary:
-    return dumpWrap("[", children(labelled: false), "]", width)
-  case .tuple:
-    return dumpWrap("(", children(labelled: true), ")", width)
+  case .collection, .set, .dictionary: return dumpWrap("[", children(labelled: false), "]", width)
+  case .tuple: return dumpWrap("(", children(labelled: true), ")", width)
   case .enum:
     guard let payload = mirror.children.first, let label = payload.label else {
       return [".\(value)"]
@@ -1125,16 +1104,13 @@ nonisolated private func dumpRender(_ value: Any, width: Int, depth: Int) -> [St
       return [String(describing: value)]
     }
     return dumpWrap("\(type(of: value))(", children(labelled: true), ")", width)
-  default:
-    return [String(reflecting: value)]
+  default: return [String(reflecting: value)]
   }
 }
 
 nonisolated private func dumpWrap(
   _ open: String, _ items: [[String]], _ close: String, _ width: Int
-)
-  -> [String]
-{
+) -> [String] {
   let singles = items.compactMap { $0.count == 1 ? $0[0] : nil }
   if singles.count == items.count {
     let joined = open + singles.joined(separator: ", ") + close
@@ -1237,8 +1213,8 @@ nonisolated private func dumpWrap(
     _ reducer: Reduce<State, Action>, context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
     self.init(
-      initialState: initialState, initialAction: initialAction, fileID: fileID,
-      filePath: filePath, line: line, column: column, reducer.reduce, context: context)
+      initialState: initialState, initialAction: initialAction, fileID: fileID, filePath: filePath,
+      line: line, column: column, reducer.reduce, context: context)
   }
 
   deinit {
@@ -1260,8 +1236,7 @@ nonisolated private func dumpWrap(
   ///   state is not as expected, or, with ``Exhaustivity/on``, if actions received earlier were
   ///   not asserted (then nothing is sent). In a test, the framework records the failure at this
   ///   line, and the step goes on.
-  @discardableResult
-  public func send(
+  @discardableResult public func send(
     _ action: Action, assert update: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
@@ -1299,9 +1274,8 @@ nonisolated private func dumpWrap(
   /// `Action`'s `Equatable` conformance may be isolated to the main actor (<doc:TestingAFeature>).
   public func receive(
     _ expected: Action, timeout: Duration? = nil,
-    assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-    column: UInt = #column
+    assert update: ((inout State) throws -> Void)? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {
     let (shown, at) = (dumpLine(expected), (fileID, filePath, line, column))
     guard let equatable = expected as? any Equatable else {
@@ -1322,9 +1296,8 @@ nonisolated private func dumpWrap(
   /// ```
   public func receive(
     _ matches: (Action) -> Bool, timeout: Duration? = nil,
-    assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-    column: UInt = #column
+    assert update: ((inout State) throws -> Void)? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {
     try await receive(
       "an action that matches", timeout, update, (fileID, filePath, line, column), matches)
@@ -1346,9 +1319,8 @@ nonisolated private func dumpWrap(
   ///   - column: The column of the step.
   public func receive<Payload>(
     _ embed: (Payload) -> Action, timeout: Duration? = nil,
-    assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-    column: UInt = #column
+    assert update: ((inout State) throws -> Void)? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {
     try await receive(
       embed, where: { _ in true }, timeout: timeout, assert: update, fileID: fileID,
@@ -1371,9 +1343,8 @@ nonisolated private func dumpWrap(
   ///   - column: The column of the step.
   public func receive<Payload>(
     _ embed: (Payload) -> Action, where check: (Payload) -> Bool, timeout: Duration? = nil,
-    assert update: ((inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-    column: UInt = #column
+    assert update: ((inout State) throws -> Void)? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {
     let expected = "the case of \(Action.self) that carries a \(Payload.self)"
     try await receive(expected, timeout, update, (fileID, filePath, line, column)) { action in
@@ -1397,8 +1368,8 @@ nonisolated private func dumpWrap(
   /// try await store.finish()
   /// ```
   public func finish(
-    timeout: Duration? = nil, fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    timeout: Duration? = nil, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
   ) async throws {
     let (timeout, at) = (timeout ?? self.timeout, (fileID, filePath, line, column))
     try await log.wait(timeout) { false }
@@ -1463,8 +1434,7 @@ nonisolated private func dumpWrap(
       try failIfDropped("receive(\(received))", at)
       if matches(next.action) {
         drainEffects()
-        return try check(
-          update, before: next.before, after: next.after, "receive(\(received))", at)
+        return try check(update, before: next.before, after: next.after, "receive(\(received))", at)
       }
       guard exhaustivity == .off else {
         return try fail("receive: expected \(expected), but received \(received)", at)
@@ -1706,9 +1676,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   init(
     patience: Duration, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
-  ) {
-    (self.patience, createdAt) = (patience, (fileID, filePath, line, column))
-  }
+  ) { (self.patience, createdAt) = (patience, (fileID, filePath, line, column)) }
 
   public var now: Instant { queue.sync { state.now } }
   public var minimumResolution: Duration { .zero }
