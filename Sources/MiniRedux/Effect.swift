@@ -210,6 +210,9 @@ extension Effect {
     indirect case run(TaskPriority?, Body, Handler?)
     /// A debounce's pause: a `.run` that sends nothing and is not an effect of its own.
     indirect case pause(Body)
+    /// Misuse a layer found about an action while reducing, reported when it starts: mapped on
+    /// the way out like any action, it is named as the root store got it.
+    indirect case report(Action, @Sendable (_ action: String) -> String)
     case cancel(EffectID)
     /// Removes the child feature that returns it: the layer of child features interprets it.
     case dismiss
@@ -535,6 +538,7 @@ extension Runtime {
       guard container?.isRunning ?? true else { return }
       enqueue(action, lineage)
     case .cancel(let id): cancel(id, sparing: nil)
+    case .report(let action, let message): miniReduxReport(message(dumpLine(action)))
     case .dismiss: dismissChild(from: container, origin: origin)
     case .run(let priority, let body, let handler):
       startRun(body, handler, priority, ids: ids, in: lineage, at: container, origin: origin)
@@ -972,6 +976,8 @@ extension Effect {
     case .pause(let body):
       return Effect<T>(operation: .pause({ try await body(Send($0, transform)) }))
     case .cancel(let id): return Effect<T>(operation: .cancel(rename(id)))
+    case .report(let action, let message):
+      return Effect<T>(operation: .report(transform(action), message))
     case .dismiss: return Effect<T>(operation: .dismiss)
     case .cancellable(let id, let cancelInFlight, _):
       return parts[0].cancellable(rename(id), cancelInFlight: cancelInFlight)
@@ -1051,7 +1057,21 @@ nonisolated struct Reporter: Sendable {
     #endif
   }
   var recordIssue: @Sendable (String, StepLocation) -> Bool = { recordTestIssue($0, at: $1) }
+  /// Hands out the ids of stack screens, each once: the process's counter, or a test store's.
+  var nextStackID = stackIDs(from: 0)
   func callAsFunction(_ message: String, _ fails: Bool) { report(message, fails) }
+}
+
+/// A counter of stack screens' ids that starts at `first`.
+nonisolated func stackIDs(from first: Int) -> @Sendable () -> Int {
+  let queue = DispatchQueue(label: "MiniRedux.StackState")
+  nonisolated(unsafe) var next = first  // Sound: read and written on `queue` only.
+  return {
+    queue.sync {
+      defer { next += 1 }
+      return next
+    }
+  }
 }
 
 @usableFromInline nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {

@@ -488,23 +488,25 @@ extension Reduce {
   /// with a child feature for the case `embedState` makes: the child's reducer runs on that
   /// case's state for each action of the case `embed` makes, then this reducer runs. An action
   /// for another case than the one the state shows is dropped and reported, and the child's
-  /// effects end in the `send` that sets the state to another case, as `ifLet`'s do.
+  /// effects end in the `send` that sets the state to another case, as `ifLet`'s do. With no
+  /// reducer of its own, such as an alert's, the child dismisses itself on any of its actions.
   /// ```swift
   /// static let reducer = Reduce<State, Action> { _, _ in .none }
   ///   .scope(State.detail, action: Action.detail, child: Detail.reduce)
   ///   .scope(State.edit, action: Action.edit, child: Edit.reduce)
+  ///   .scope(State.alert, action: Action.alert)
   /// ```
   /// - Parameters:
   ///   - embedState: The case of `State` that holds the child's state, named as the function
   ///     that makes it.
   ///   - embed: The case that wraps the child's actions, named as the function that makes it.
   ///   - extract: The child's action in an action, if it is one; by default, read at run time.
-  ///   - child: The child's reducer.
+  ///   - child: The child's reducer; by default, one that returns ``Effect/dismiss``.
   /// - Returns: A reducer that runs both.
   public func scope<ChildState, ChildAction>(
     _ embedState: @escaping (ChildState) -> State, action embed: @escaping (ChildAction) -> Action,
     extract: (@MainActor (Action) -> ChildAction?)? = nil,
-    child: @escaping Reducer<ChildState, ChildAction>
+    child: @escaping Reducer<ChildState, ChildAction> = { _, _ in .dismiss }
   ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
     nonisolated(unsafe) let (embed, embedState) = (embed, embedState)
@@ -641,7 +643,7 @@ extension Reduce {
     child: @escaping Reducer<Screen, ChildAction>
   ) -> Self {
     forEach(
-      path, id: { $0.ids[$1] }, key: { $0.key(at: $1) },
+      path, id: { $0.ids[$1] }, key: { $0.ids[$1] },
       remove: {
         $0.removeSubrange($1...)
         return true
@@ -800,23 +802,27 @@ extension Reduce {
   }
 
   /// Who a present child is: the same while present, and, if `Identifiable`, while its `id` is; if
-  /// an enum, while its case is.
+  /// an enum, while its case is, and its value's `id`, if it has one, as in TCA.
   @usableFromInline static func key<Child>(of child: Child?) -> AnyHashable? {
     child.map { child in
       if let child = child as? any Identifiable { return id(of: child) }
-      // NB: An enum of destinations is a child per case: another case is another child.
-      return caseName(child).map { AnyHashable(String(cString: $0)) } ?? AnyHashable(true)
+      guard let name = caseName(child).map({ AnyHashable(String(cString: $0)) }) else {
+        return true
+      }
+      return casePayload(of: child, as: (any Identifiable).self).map { [name, id(of: $0)] } ?? name
     }
   }
 
   private static func id(of child: some Identifiable) -> AnyHashable { child.id }
 
-  /// Reports `action` dropped, as `reason`: the child it is for is gone.
+  /// An effect that reports `action` dropped, as `reason`: the child it is for is gone. Mapped
+  /// on its way out, it names the action as the view sent it.
   @usableFromInline static func drop(_ action: Action, _ reason: String) -> Effect<Action> {
-    miniReduxReport(
-      "MiniRedux: dropped \(dumpLine(action)), as \(reason): the child it is for is gone. A "
-        + "view that sends after its child was dismissed or removed is the usual cause.")
-    return .none
+    Effect(
+      operation: .report(action) {
+        "MiniRedux: dropped \($0), as \(reason): the child it is for is gone. A view that sends "
+          + "after its child was dismissed or removed is the usual cause."
+      })
   }
 
   /// Reports what a child that dismissed itself at once, with `action`, returned besides
@@ -890,16 +896,22 @@ extension Reduce {
 
 // MARK: - Navigation stacks
 
-/// The screens of a navigation stack, bottom first, each with an id that the stack gives it when
-/// it is pushed and never gives again: what ``Reduce/forEach(_:action:extract:child:)-(_,_,_,Reducer<Screen,ChildAction>)``
+/// The screens of a navigation stack, bottom first, each with an id given when it is pushed,
+/// which no other screen ever gets: what ``Reduce/forEach(_:action:extract:child:)-(_,_,_,Reducer<Screen,ChildAction>)``
 /// embeds, with an action case such as `path(id: Int, Path.Action)`.
+///
+/// Ids come from one counter for the process, as TCA's do, so that a stack emptied or assigned in
+/// place of another never names a new screen as an old one; a ``TestStore`` counts from 0 for
+/// its test (<doc:TestingAFeature>).
 /// ```swift
-/// var path: StackState<Path.State> = [.list]  // id 0
-/// path.append(.detail(Detail.State()))  // id 1
-/// path.append(.detail(Detail.State()))  // id 2
-/// path.pop(from: 2)  // pops the screen with id 2 and every screen above it
-/// path.pop(to: 0)  // pops every screen above the one with id 0
-/// print(path.ids)  // [0]
+/// var path: StackState<Path.State> = [.list]
+/// path.append(.detail(Detail.State()))
+/// path.append(.detail(Detail.State()))
+/// let (list, top) = (path.ids[0], path.ids[2])
+/// path.pop(from: top)  // pops the screen `top` names and every screen above it
+/// path.pop(to: list)  // pops every screen above `list`
+/// path[id: list] = nil  // pops exactly that screen
+/// print(path.isEmpty)  // true
 /// ```
 nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCollection,
   RangeReplaceableCollection, ExpressibleByArrayLiteral
@@ -907,14 +919,10 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   private var elements: [Element] = []
   /// The id of each screen, bottom first: a `NavigationStack`'s path.
   public private(set) var ids: [Int] = []
-  private var nextID = 0
-  /// Tells this stack from another that gave the same ids, such as one assigned in its place: a
-  /// screen is who it is by both, so a screen replaced by another with its id still ends.
-  private var generation = Int.random(in: .min ... .max)
 
   /// An empty stack.
   public init() {}
-  /// A stack of `elements`, bottom first, with ids from 0.
+  /// A stack of `elements`, bottom first, each with a new id.
   public init(arrayLiteral elements: Element...) { append(contentsOf: elements) }
 
   public var startIndex: Int { 0 }
@@ -930,18 +938,22 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
     _ subrange: Range<Int>, with newElements: some Collection<Element>
   ) {
     elements.replaceSubrange(subrange, with: newElements)
-    ids.replaceSubrange(subrange, with: nextID..<nextID + newElements.count)
-    nextID += newElements.count
+    let nextID = miniReduxReporter.get().nextStackID
+    ids.replaceSubrange(subrange, with: newElements.map { _ in nextID() })
   }
 
-  /// The screen with `id`, if it is in the stack: what a scoped store of one screen reads.
+  /// The screen with `id`, if it is in the stack: what a scoped store of one screen reads. Set,
+  /// it changes that screen, and `nil` pops exactly it; a screen not in the stack stays out.
   /// ```swift
   /// let screen = store.scope(state: { $0.path[id: id] }, action: { .path(id: id, $0) })
   /// ```
-  public subscript(id id: Int) -> Element? { ids.firstIndex(of: id).map { elements[$0] } }
-
-  /// Who the screen at `index` is: its stack and its id.
-  @usableFromInline func key(at index: Int) -> SIMD2<Int> { SIMD2(generation, ids[index]) }
+  public subscript(id id: Int) -> Element? {
+    get { ids.firstIndex(of: id).map { elements[$0] } }
+    set {
+      guard let index = ids.firstIndex(of: id) else { return }
+      if let newValue { elements[index] = newValue } else { remove(at: index) }
+    }
+  }
 
   /// Swaps two screens, with their ids, as reversing and `removeAll(where:)` do. (Sorting moves
   /// screens without their ids: a stack is ordered by pushes, not sorted.)

@@ -1808,20 +1808,24 @@ enum StackSamples {
       case list
       case detail(Detail.State)
       case edit(Edit.State)
+      case alert(String)
     }
-    enum Action: Sendable { case detail(Detail.Action), edit(Edit.Action) }
+    enum Action: Sendable { case detail(Detail.Action), edit(Edit.Action), alert(Alert) }
+    enum Alert: Sendable { case ok }
 
     static let reducer = Reduce<State, Action> { _, _ in .none }
       .scope(State.detail, action: Action.detail, child: Detail.reduce)
       .scope(State.edit, action: Action.edit, child: Edit.reduce)
+      .scope(State.alert, action: Action.alert)
     static var reduce: Reducer<State, Action> { reducer.reduce }
   }
 
   enum App {
     struct State: Equatable { var path: StackState<Path.State> = [.list] }
-    enum Action: Sendable { case push, path(id: Int, Path.Action) }
+    enum Action: Sendable { case push, pushAlert, path(id: Int, Path.Action) }
     static func core(_ state: inout State, _ action: Action) -> Effect<Action> {
       if case .push = action { state.path.append(.detail(Detail.State())) }
+      if case .pushAlert = action { state.path.append(.alert("Saved")) }
       return .none
     }
 
@@ -1835,17 +1839,23 @@ extension DocSamples {
   func stackSamples() {
     typealias Path = StackSamples.Path
     typealias Detail = StackSamples.Detail
-    var path: StackState<Path.State> = [.list]  // id 0
-    path.append(.detail(Detail.State()))  // id 1
-    path.append(.detail(Detail.State()))  // id 2
-    path.pop(from: 2)  // pops the screen with id 2 and every screen above it
-    path.pop(to: 0)  // pops every screen above the one with id 0
-    print(path.ids)  // [0]
-    #expect(path.ids == [0])
+    var path: StackState<Path.State> = [.list]
+    path.append(.detail(Detail.State()))
+    path.append(.detail(Detail.State()))
+    let (list, top) = (path.ids[0], path.ids[2])
+    path.pop(from: top)  // pops the screen `top` names and every screen above it
+    path.pop(to: list)  // pops every screen above `list`
+    path[id: list] = nil  // pops exactly that screen
+    print(path.isEmpty)  // true
+    #expect(path.isEmpty)
 
     let store = Store(initialState: StackSamples.App.State(), StackSamples.App.reducer)
     store.send(.push)
-    store.send(.path(id: 1, .detail(.tapped)))
-    #expect(store.path.ids == [0, 1] && store.path[1] == .detail(Detail.State(taps: 1)))
+    store.send(.path(id: store.path.ids[1], .detail(.tapped)))
+    #expect(store.path.count == 2 && store.path[1] == .detail(Detail.State(taps: 1)))
+    // An alert, with no reducer of its own, closes on any of its actions.
+    store.send(.pushAlert)
+    store.send(.path(id: store.path.ids[2], .alert(.ok)))
+    #expect(store.path.count == 2)
   }
 }
