@@ -986,8 +986,8 @@ extension StackState: CustomReflectable {
 
 // MARK: - Printing changes
 
-/// A reducer that runs `reducer`, then prints the action and a diff of the change of the state it
-/// caused (`-` before, `+` after) to standard output: for an app's debug builds, and scripts.
+/// A reducer that runs `reducer`, then prints the action and a diff of the state it changed (`-`
+/// before, `+` after) to standard output: for an app's debug builds, and scripts.
 /// ```swift
 /// let store = Store(initialState: Counter.State(), printChanges(Counter.reduce))
 /// store.send(.incrementTapped)
@@ -1012,9 +1012,8 @@ public func printChanges<State, Action>(
 
 // How values are shown: one field per line, short values on one line, and a line diff.
 
-/// The payload of `value`'s case, an enum's, if it has one and it is a `Payload`: a single
-/// labelled value, `case row(action: Row.Action)`, is itself, though reflected as a tuple of one.
-/// (Cases are told apart by `caseName`.)
+/// The payload of `value`'s enum case, if it is a `Payload`; a single labelled value, as in
+/// `case row(action: Row.Action)`, is reflected as a tuple of one.
 nonisolated func casePayload<Payload>(of value: Any, as _: Payload.Type) -> Payload? {
   guard let child = Mirror(reflecting: value).children.first else { return nil }
   if let payload = child.value as? Payload { return payload }
@@ -1030,23 +1029,21 @@ nonisolated func dumpLine(_ value: Any) -> String {
 /// `value` on several lines, the fields of its top level each on its own.
 nonisolated func dumpLines(_ value: Any) -> [String] { dumpRender(value, width: 0, depth: 0) }
 
-/// The lines of `old` and `new` as a diff: only in `old` marked `-`, only in `new` `+`, and
-/// runs of unchanged lines cut to the three at each end.
+/// The lines of `old` and `new` as a diff: `-` only in `old`, `+` only in `new`, and runs of
+/// unchanged lines cut to the three at each end.
 nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
-  // NB: The common head and tail first: a large state usually differs in a few lines, and a
-  // diff of the rest costs the product of their counts at worst, so a large rest is not diffed.
+  // NB: A diff costs the product of the counts at worst, so it skips the common head and tail (a
+  // large state usually differs in a few lines), and a large rest is shown removed, then added.
   let head = zip(old, new).prefix { $0 == $1 }.count
   let tail = zip(old[head...].reversed(), new[head...].reversed()).prefix { $0 == $1 }.count
   let (removed, added) = (old[head..<(old.count - tail)], new[head..<(new.count - tail)])
-  var (gone, came) = (Set(removed.indices), Set(added.indices))
+  var (gone, came) = (Set<Int>(), Set<Int>())
   if removed.count * added.count <= 250_000 {
-    (gone, came) = ([], [])
-    for change in added.difference(from: removed) {
-      switch change {
-      case .remove(let offset, _, _): gone.insert(head + offset)
-      case .insert(let offset, _, _): came.insert(head + offset)
-      }
-    }
+    let diff = added.difference(from: removed)
+    for case .remove(let offset, _, _) in diff.removals { gone.insert(head + offset) }
+    for case .insert(let offset, _, _) in diff.insertions { came.insert(head + offset) }
+  } else {
+    (gone, came) = (Set(removed.indices), Set(added.indices))
   }
   let (before, after) = (max(0, head - 3), min(old.count, removed.endIndex + 3))
   var lines =
@@ -1072,8 +1069,8 @@ nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
 
 /// `value` as lines; a composite fits on one line if it is at most `width` long.
 nonisolated private func dumpRender(_ value: Any, width: Int, depth: Int) -> [String] {
+  if depth > 20 { return [String(describing: value)] }
   let mirror = Mirror(reflecting: value)
-  let style = mirror.displayStyle
   func children(labelled: Bool) -> [[String]] {
     let rendered = mirror.children.map { child in
       var lines = dumpRender(child.value, width: width == .max ? .max : 60, depth: depth + 1)
@@ -1083,11 +1080,10 @@ nonisolated private func dumpRender(_ value: Any, width: Int, depth: Int) -> [St
       return lines
     }
     // NB: Sorted, as equal sets or dictionaries may list their elements in different orders.
-    guard style == .set || style == .dictionary else { return rendered }
+    guard mirror.displayStyle == .set || mirror.displayStyle == .dictionary else { return rendered }
     return rendered.sorted { $0.joined() < $1.joined() }
   }
-  if depth > 20 { return [String(describing: value)] }
-  switch style {
+  switch mirror.displayStyle {
   case .optional:
     return mirror.children.first.map { dumpRender($0.value, width: width, depth: depth) } ?? ["nil"]
   case .collection, .set, .dictionary: return dumpWrap("[", children(labelled: false), "]", width)
