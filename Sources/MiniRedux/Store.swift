@@ -1118,11 +1118,9 @@ nonisolated private func dumpWrap(
 // MARK: - Testing
 
 /// A store for tests that makes you account for everything a feature does: each change of the
-/// state, each action its effects send back, each effect still running.
-///
-/// Anything unaccounted for fails the step: Swift Testing or XCTest, whichever runs the test,
-/// records it at the step's line; in a script, the step throws a ``TestStoreFailure``
-/// (<doc:TestingAFeature>).
+/// state, each action its effects send back, each effect still running. Anything unaccounted for
+/// fails the step: the test framework records it at the step's line, and in a script the step
+/// throws a ``TestStoreFailure`` (<doc:TestingAFeature>).
 /// ```swift
 /// @Test @MainActor func incrementAndLoadFact() async throws {
 ///   let store = TestStore(initialState: Counter.State(), Counter.reduce)
@@ -1148,19 +1146,20 @@ nonisolated private func dumpWrap(
 
   private let store: Store<State, Action>
   private let log: TestStoreLog<State, Action>
-  /// Where the store's effects run: a `TestExecutor`, where there are task executors.
-  private let executor: AnyObject?
+  /// Runs the store's effects: a `TestExecutor`, where there are task executors.
+  private let executor: AnyObject? = {
+    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
+    return TestExecutor()
+  }()
 
-  /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens;
-  /// `initialAction` is reduced with no assertion, but what its effects send must be received.
+  /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens.
   /// ```swift
   /// let store = TestStore(initialState: Counter.State(), Counter.reduce)
   /// ```
   /// - Parameters:
   ///   - initialState: The state the store starts with.
-  ///   - initialAction: An action to reduce at once, whose effects' actions must be received.
-  ///   - fileID: Where the test store is made, where a failure is recorded if it is released
-  ///     with work left.
+  ///   - initialAction: Reduced at once, with no assertion; what its effects send must be received.
+  ///   - fileID: The file where a failure is recorded if the store is released with work left.
   ///   - filePath: The path of that file.
   ///   - line: The line where the test store is made.
   ///   - column: The column where the test store is made.
@@ -1178,18 +1177,12 @@ nonisolated private func dumpWrap(
       let before = state
       let effect = reducer(&state, action)
       if log.awaitsSentAction {
-        log.awaitsSentAction = false
-        log.sentState = state
+        (log.awaitsSentAction, log.sentState) = (false, state)
       } else {
         log.received.append((action, before, state))
         log.wake()
       }
       return effect
-    }
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      executor = TestExecutor()
-    } else {
-      executor = nil
     }
     store = Store(
       initialState: initialState, initialAction: nil, recording, context: context,
@@ -1214,8 +1207,8 @@ nonisolated private func dumpWrap(
   }
 
   deinit {
-    // NB: The check reads main-actor state: at once on the main thread, where tests release test
-    // stores, else in a task, which keeps the store, and the effects it lists, alive until it runs.
+    // NB: Main-actor state: read at once on the main thread, where tests release test stores, else
+    // in a task, which keeps the store, and the effects it lists, alive until it runs.
     if isMainQueue() {
       MainActor.assumeIsolated { log.reportIfUnaccounted() }
     } else {
@@ -1228,10 +1221,9 @@ nonisolated private func dumpWrap(
   /// ```swift
   /// try await store.send(.incrementTapped) { $0.count = 1 }
   /// ```
-  /// - Throws: Only where no test framework runs, as in a script: a ``TestStoreFailure`` if the
-  ///   state is not as expected, or, with ``Exhaustivity/on``, if actions received earlier were
-  ///   not asserted (then nothing is sent). In a test, the framework records the failure at this
-  ///   line, and the step goes on.
+  /// - Throws: Where no test framework runs, as in a script, a ``TestStoreFailure`` if the state
+  ///   is not as expected or, with ``Exhaustivity/on``, if actions received earlier were not
+  ///   asserted (then nothing is sent); in a test, the framework records it and the step goes on.
   @discardableResult public func send(
     _ action: Action, assert update: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -1244,7 +1236,6 @@ nonisolated private func dumpWrap(
       try fail("\(step): actions received earlier were not asserted with receive:" + unasserted, at)
     }
     let before = store.state
-    log.sentState = nil
     let task = start(action, sentAt: "sent at \(fileID):\(line)")
     drainEffects()
     guard let after = log.sentState else {
@@ -1299,9 +1290,9 @@ nonisolated private func dumpWrap(
       "an action that matches", timeout, update, (fileID, filePath, line, column), matches)
   }
 
-  /// Waits for the next action an effect sent, which must be the case `embed` names, with a
-  /// payload that `check` accepts, and checks its change of the state; for actions that are not
-  /// `Equatable`, such as one that carries a `Result` whose failure is `any Error`.
+  /// Waits for the next action an effect sent, which must be the case `embed` names, and checks
+  /// its change of the state; for actions that are not `Equatable`, such as one that carries a
+  /// `Result` whose failure is `any Error`.
   /// ```swift
   /// try await store.receive(Search.Action.searchResponse) { $0.results = ["swift"] }
   /// ```
@@ -1377,9 +1368,8 @@ nonisolated private func dumpWrap(
     if !unaccounted.isEmpty { try fail("finish(): not accounted for:\n" + unaccounted, at) }
   }
 
-  /// Runs the effects' jobs enqueued so far, within `timeout`, with no suspension of the test:
-  /// then the effects a step started have reached their first wait, and a clock they sleep on
-  /// knows of them. Returns how many of them then sleep on a ``TestClock``, if it got to know.
+  /// Runs the effects' jobs enqueued so far, within `timeout`, so that those a step started reach
+  /// their first wait; returns how many then sleep on a ``TestClock``, if it got to know.
   @discardableResult private func drainEffects() -> Int? {
     guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
     return (executor as? TestExecutor)?.drain(within: timeout)
@@ -1388,21 +1378,19 @@ nonisolated private func dumpWrap(
   /// Sends `action` to the store as a `send` of the test, and keeps its task while it runs.
   private func start(_ action: Action, sentAt: String) -> StoreTask {
     log.sent.removeAll { $0.task.count == 0 }
-    log.awaitsSentAction = true
-    // NB: What MiniRedux reports meanwhile, on the main actor, fails the next step; the effects
-    // started inherit the reporter, and so do the actions they send.
+    (log.awaitsSentAction, log.sentState) = (true, nil)
+    // NB: What MiniRedux reports meanwhile on the main actor fails the next step; the effects
+    // inherit the reporter, and so do the actions they send.
     var reporter = miniReduxReporter.get()
     reporter.report = { [report = reporter.report, weak log] message, fails in
       report(message, fails)
-      guard isMainQueue() else { return }
-      MainActor.assumeIsolated { log?.dropped.append(message) }
+      if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
     }
     let task = miniReduxReporter.withValue(reporter) { store.send(action) }
     log.awaitsSentAction = false
     guard task.count > 0 else { return task }
     log.sent.append((action, sentAt, task))
-    // NB: Wakes a wait when these effects end; it never cancels them.
-    Task { [weak log] in
+    Task { [weak log] in  // Wakes a wait when the effects end; never cancels them.
       await task.finish()
       log?.wake()
     }
@@ -1415,16 +1403,7 @@ nonisolated private func dumpWrap(
   ) async throws {
     let timeout = timeout ?? self.timeout
     var skipped: [String] = []
-    while true {
-      try await log.wait(timeout) { !log.received.isEmpty }
-      guard !log.received.isEmpty else {
-        let got = skipped.isEmpty ? "nothing" : "only " + skipped.joined(separator: ", ")
-        var why = log.isRunning ? "within \(timeout)" : "and no effect is running"
-        if log.isRunning, let sleepers = drainEffects(), sleepers > 0 {
-          why += ", while \(sleepers) sleep\(sleepers == 1 ? "s" : "") on a TestClock: advance it"
-        }
-        return try fail("receive: expected \(expected), but received \(got) \(why)", at)
-      }
+    while try await log.wait(timeout, until: { !log.received.isEmpty }) {
       let next = log.received.removeFirst()
       let received = dumpLine(next.action)
       try failIfDropped("receive(\(received))", at)
@@ -1437,6 +1416,12 @@ nonisolated private func dumpWrap(
       }
       skipped.append(received)
     }
+    let got = skipped.isEmpty ? "nothing" : "only " + skipped.joined(separator: ", ")
+    var why = log.isRunning ? "within \(timeout)" : "and no effect is running"
+    if log.isRunning, let sleepers = drainEffects(), sleepers > 0 {
+      why += ", while \(sleepers) sleep\(sleepers == 1 ? "s" : "") on a TestClock: advance it"
+    }
+    try fail("receive: expected \(expected), but received \(got) \(why)", at)
   }
 
   /// Fails unless `update` describes the change from `before` to `after`.
@@ -1542,8 +1527,9 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     waiters = []
   }
 
-  /// Returns once `done` holds, no effect runs or the time is up; throws if the test is cancelled.
-  func wait(_ timeout: Duration, until done: () -> Bool) async throws {
+  /// Waits until `done` holds, no effect runs or the time is up, and returns whether `done` holds;
+  /// throws if the test is cancelled.
+  @discardableResult func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
     // NB: The runtime traps on a deadline past Int64.max seconds; this one is years away still.
     let deadline = ContinuousClock.now + min(timeout, .seconds(Int64.max / 4))
     while !done(), isRunning, ContinuousClock.now < deadline {
@@ -1559,6 +1545,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
       timer.cancel()
       try Task.checkCancellation()
     }
+    return done()
   }
 
   /// The effects still running and, with ``Exhaustivity/on``, the received actions not asserted.
