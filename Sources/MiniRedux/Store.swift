@@ -1454,12 +1454,11 @@ nonisolated private func dumpWrap(
     try fail("\(step): " + log.dropped.joined(separator: "\n"), at)
   }
 
-  /// Records a failure of the step at `at` with the test framework that runs the test, and
-  /// returns; where none runs, as in a script, throws it.
+  /// Records the step's failure with the running test's framework; where none runs, throws it.
   private func fail(_ message: String, _ at: StepLocation) throws {
     log.hasFailed = true
     guard !miniReduxReporter.get().recordIssue(message, at) else { return }
-    throw TestStoreFailure(message, at)
+    throw TestStoreFailure(message: message, fileID: "\(at.fileID)", line: at.line)
   }
 }
 
@@ -1492,10 +1491,6 @@ public struct TestStoreFailure: Error, CustomStringConvertible {
   /// The line of the call that failed.
   public let line: UInt
 
-  nonisolated init(_ message: String, _ location: StepLocation) {
-    (self.message, fileID, line) = (message, "\(location.fileID)", location.line)
-  }
-
   public nonisolated var description: String { "\(fileID):\(line): \(message)" }
 }
 
@@ -1505,14 +1500,11 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
 /// What a ``TestStore`` has seen and not yet checked.
 @MainActor final class TestStoreLog<State, Action> {
   let createdAt: StepLocation
-  /// Whether a step failed: then a test store released with work left says nothing more.
-  var hasFailed = false
+  var hasFailed = false  // Then a test store released with work left says nothing more.
   var exhaustivity = Exhaustivity.on
-  /// Whether the next action reduced is the one the test sends, not one an effect sent.
-  var awaitsSentAction = false
+  var awaitsSentAction = false  // Whether the next action reduced is the test's, not an effect's.
   var sentState: State?
-  /// What embeddings reported dropping since the last step.
-  var dropped: [String] = []
+  var dropped: [String] = []  // What embeddings reported dropping since the last step.
   var received: [(action: Action, before: State, after: State)] = []
   /// The test's sends whose effects are, or were, in flight, and where each was sent.
   var sent: [(action: Action, sentAt: String, task: StoreTask)] = []
@@ -1520,9 +1512,9 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   init(createdAt: StepLocation) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
 
-  /// Resumes every wait; each checks again whether what it waits for happened.
+  /// Resumes every wait (later: none can change the list meanwhile); each checks again whether
+  /// what it waits for happened.
   func wake() {
-    // NB: A resumed waiter runs later, so that none can change the list meanwhile.
     for waiter in waiters { waiter.resume() }
     waiters = []
   }
@@ -1569,11 +1561,10 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     let message =
       "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released with "
       + "this not accounted for; end the test with `try await store.finish()`."
-    guard !miniReduxReporter.get().recordIssue(message + "\n" + unaccounted, createdAt) else {
-      return
+    if !miniReduxReporter.get().recordIssue(message + "\n" + unaccounted, createdAt) {
+      miniReduxReport(
+        message + " The test process will exit with status 1.\n" + unaccounted, fails: true)
     }
-    miniReduxReport(
-      message + " The test process will exit with status 1.\n" + unaccounted, fails: true)
   }
 }
 
@@ -1595,9 +1586,8 @@ private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool {
 /// ```
 public final class ImmediateTestClock: Clock, @unchecked Sendable {
   public typealias Instant = ContinuousClock.Instant
-  // NB: Unchecked, as `instant` is read and written on `queue` only.
   private let queue = DispatchQueue(label: "MiniRedux.ImmediateTestClock")
-  private var instant = Instant.now
+  private var instant = Instant.now  // Read and written on `queue` only: the class is Sendable.
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
   public init() {}
@@ -1626,25 +1616,21 @@ public final class ImmediateTestClock: Clock, @unchecked Sendable {
 /// > watchOS and visionOS 26 on, and on Linux; before, `advance(by:)` does not wait for them.
 public final class TestClock: Clock, @unchecked Sendable {
   public typealias Instant = ContinuousClock.Instant
-
   // NB: A queue, not a `Mutex`, whose thread-local storage the `swift` interpreter cannot load.
   private let queue = DispatchQueue(label: "MiniRedux.TestClock")
-  /// Read and written on `queue` only. `executors`: those of the test stores whose effects slept
-  /// on this clock, the only ones `advance(by:)` waits for.
+  /// Read and written on `queue` only: the class is Sendable. `executors`: those of the test
+  /// stores whose effects slept on this clock, the only ones `advance(by:)` waits for.
   private var state = (
     now: Instant.now, nextID: 0,
     sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)](),
     executors: [ObjectIdentifier: @Sendable () -> AnyObject?]()
   )
-
-  /// How long `advance(by:)` lets effects keep running before it moves time on without them.
-  let patience: Duration
-  /// Where the clock is made: where the test fails if effects outlast its patience.
-  let createdAt: StepLocation
+  let patience: Duration  // How long an advance waits for effects before it moves on without them.
+  let createdAt: StepLocation  // Where the test fails if effects outlast the patience.
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
   /// - Parameters:
-  ///   - fileID: Where the clock is made, where a failure is recorded if effects outlast it.
+  ///   - fileID: The file where a failure is recorded if effects outlast the clock's patience.
   ///   - filePath: The path of that file.
   ///   - line: The line where the clock is made.
   ///   - column: The column where the clock is made.
@@ -1698,9 +1684,8 @@ public final class TestClock: Clock, @unchecked Sendable {
 
   /// Moves time forward by `duration` (not back, if negative), deadline by deadline, each time
   /// letting the effects of the test stores that sleep on this clock run until each has slept on
-  /// it, ended or waits on something else; other test stores' effects never delay it.
-  ///
-  /// Effects that keep running for a minute instead are reported, and time moves on without them.
+  /// it, ended or waits on something else; other test stores' effects never delay it. Effects
+  /// that keep running for a minute instead are reported, and time moves on without them.
   /// ```swift
   /// await clock.advance(by: .seconds(1))  // a one-second timer ticks once
   /// await clock.advance()  // what sleeps for zero, or until now, wakes
@@ -1782,15 +1767,13 @@ public final class TestClock: Clock, @unchecked Sendable {
 /// they have run; test stores share none, so a busy one never slows another.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class TestExecutor: TaskExecutor {
-  /// The executor whose queue runs the current code, if any: how a `TestClock` tells whose sleeper
-  /// it holds.
+  /// The executor whose queue runs the current code, if any: whose sleeper a `TestClock` holds.
   static var current: TestExecutor? { DispatchQueue.getSpecific(key: key)?() }
   private static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()
   private let queue = DispatchQueue(label: "MiniRedux.TestExecutor")
-  /// How many jobs ran, and how many of its effects sleep on a `TestClock`.
   // NB: Sound: read and written on the queue only, where the effects' jobs run.
-  nonisolated(unsafe) private var ran = 0
-  nonisolated(unsafe) var sleepers = 0
+  nonisolated(unsafe) private var ran = 0  // How many jobs ran.
+  nonisolated(unsafe) var sleepers = 0  // How many of its effects sleep on a `TestClock`.
 
   // NB: Weakly, as the queue belongs to the executor.
   init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }
@@ -1804,9 +1787,9 @@ final class TestExecutor: TaskExecutor {
   }
 
   /// Blocks until the jobs enqueued so far have run, each to its next suspension, or `timeout`
-  /// passed: a job that blocks its thread holds the test no longer. Returns how many of its
+  /// passed (a job that blocks its thread holds the test no longer); returns how many of its
   /// effects then sleep on a `TestClock`, if it got to know.
-  @discardableResult func drain(within timeout: Duration) -> Int? {
+  func drain(within timeout: Duration) -> Int? {
     let drained = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var sleepers: Int?  // Sound: written before the signal, read after it.
     queue.async {
@@ -1818,9 +1801,8 @@ final class TestExecutor: TaskExecutor {
   }
 
   /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and
-  /// enqueued no more jobs. It gives up once past `deadline` after 100 passes in a row that found
-  /// new jobs: effects that keep running. Slow passes (a busy main actor delays them) are no sign of
-  /// that, and are waited for up to ten minutes in all.
+  /// enqueued no more jobs; it gives up past `deadline` after 100 passes that found new jobs
+  /// (effects that keep running), or after ten minutes of slow passes (a busy main actor's).
   // NB: A job that hops to the main actor enqueues there before it ends, so a pass over the queue,
   // then over the FIFO main queue (not the main actor's resumption order), follows what they sent.
   @MainActor func settle(before deadline: ContinuousClock.Instant) async -> Bool {
