@@ -1553,8 +1553,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     return (effects + actions).joined(separator: "\n")
   }
 
-  /// Fails the running test, at the line that made the test store, if the store was released
-  /// with work left, unless a step failed already; with no test framework, the process fails.
+  /// Fails the test, at the line that made the test store, if it was released with work left.
   func reportIfUnaccounted() {
     let unaccounted = unaccounted()
     guard !hasFailed, !unaccounted.isEmpty else { return }
@@ -1725,9 +1724,8 @@ public final class TestClock: Clock, @unchecked Sendable {
         + "their thread, instead of sleeping, ending or waiting; it moved time on without them.")
   }
 
-  /// Moves time to each deadline something sleeps until, until nothing sleeps on the clock: what
-  /// a test of effects that end after a few sleeps wants, without counting them. A timer that
-  /// never stops keeps it going for a minute; then it is reported.
+  /// Moves time to each deadline something sleeps until, until nothing sleeps on the clock, for
+  /// effects that end after a few sleeps; a timer that never stops is reported after a minute.
   /// ```swift
   /// try await store.send(.startCountdown)
   /// await clock.run()
@@ -1817,9 +1815,8 @@ final class TestExecutor: TaskExecutor {
       }
       guard let now = await iterator.next() ?? nil else { return false }
       if now == ran { return true }
-      changes += 1
+      (ran, changes) = (now, changes + 1)
       guard changes < 100 || ContinuousClock.now < deadline else { return false }
-      ran = now
     }
   }
 }
