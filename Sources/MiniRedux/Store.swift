@@ -1171,9 +1171,8 @@ nonisolated private func dumpWrap(
     _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
-    let log = TestStoreLog<State, Action>(createdAt: (fileID, filePath, line, column))
-    self.log = log
-    let recording: Reducer<State, Action> = { state, action in
+    log = TestStoreLog(createdAt: (fileID, filePath, line, column))
+    let recording: Reducer<State, Action> = { [log] state, action in
       let before = state
       let effect = reducer(&state, action)
       if log.awaitsSentAction {
@@ -1362,9 +1361,8 @@ nonisolated private func dumpWrap(
     try await log.wait(timeout) { false }
     try failIfDropped("finish()", at)
     let unaccounted = log.unaccounted(after: timeout)
-    log.received.removeAll()
     for sent in log.sent { sent.task.cancel() }
-    log.sent.removeAll()
+    (log.received, log.sent) = ([], [])
     if !unaccounted.isEmpty { try fail("finish(): not accounted for:\n" + unaccounted, at) }
   }
 
