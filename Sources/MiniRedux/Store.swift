@@ -998,8 +998,8 @@ extension StackState: CustomReflectable {
 
 // MARK: - Printing changes
 
-/// A reducer that runs `reducer`, then prints the action and a diff of the change of the state it
-/// caused (`-` before, `+` after) to standard output: for an app's debug builds, and scripts.
+/// A reducer that runs `reducer`, then prints the action and a diff of the state it changed (`-`
+/// before, `+` after) to standard output: for an app's debug builds, and scripts.
 /// ```swift
 /// let store = Store(initialState: Counter.State(), printChanges(Counter.reduce))
 /// store.send(.incrementTapped)
@@ -1024,9 +1024,8 @@ public func printChanges<State, Action>(
 
 // How values are shown: one field per line, short values on one line, and a line diff.
 
-/// The payload of `value`'s case, an enum's, if it has one and it is a `Payload`: a single
-/// labelled value, `case row(action: Row.Action)`, is itself, though reflected as a tuple of one.
-/// (Cases are told apart by `caseName`.)
+/// The payload of `value`'s enum case, if it is a `Payload`; a single labelled value, as in
+/// `case row(action: Row.Action)`, is reflected as a tuple of one.
 nonisolated func casePayload<Payload>(of value: Any, as _: Payload.Type) -> Payload? {
   guard let child = Mirror(reflecting: value).children.first else { return nil }
   if let payload = child.value as? Payload { return payload }
@@ -1042,23 +1041,21 @@ nonisolated func dumpLine(_ value: Any) -> String {
 /// `value` on several lines, the fields of its top level each on its own.
 nonisolated func dumpLines(_ value: Any) -> [String] { dumpRender(value, width: 0, depth: 0) }
 
-/// The lines of `old` and `new` as a diff: only in `old` marked `-`, only in `new` `+`, and
-/// runs of unchanged lines cut to the three at each end.
+/// The lines of `old` and `new` as a diff: `-` only in `old`, `+` only in `new`, and runs of
+/// unchanged lines cut to the three at each end.
 nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
-  // NB: The common head and tail first: a large state usually differs in a few lines, and a
-  // diff of the rest costs the product of their counts at worst, so a large rest is not diffed.
+  // NB: A diff costs the product of the counts at worst, so it skips the common head and tail (a
+  // large state usually differs in a few lines), and a large rest is shown removed, then added.
   let head = zip(old, new).prefix { $0 == $1 }.count
   let tail = zip(old[head...].reversed(), new[head...].reversed()).prefix { $0 == $1 }.count
   let (removed, added) = (old[head..<(old.count - tail)], new[head..<(new.count - tail)])
-  var (gone, came) = (Set(removed.indices), Set(added.indices))
+  var (gone, came) = (Set<Int>(), Set<Int>())
   if removed.count * added.count <= 250_000 {
-    (gone, came) = ([], [])
-    for change in added.difference(from: removed) {
-      switch change {
-      case .remove(let offset, _, _): gone.insert(head + offset)
-      case .insert(let offset, _, _): came.insert(head + offset)
-      }
-    }
+    let diff = added.difference(from: removed)
+    for case .remove(let offset, _, _) in diff.removals { gone.insert(head + offset) }
+    for case .insert(let offset, _, _) in diff.insertions { came.insert(head + offset) }
+  } else {
+    (gone, came) = (Set(removed.indices), Set(added.indices))
   }
   let (before, after) = (max(0, head - 3), min(old.count, removed.endIndex + 3))
   var lines =
@@ -1084,8 +1081,8 @@ nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
 
 /// `value` as lines; a composite fits on one line if it is at most `width` long.
 nonisolated private func dumpRender(_ value: Any, width: Int, depth: Int) -> [String] {
+  if depth > 20 { return [String(describing: value)] }
   let mirror = Mirror(reflecting: value)
-  let style = mirror.displayStyle
   func children(labelled: Bool) -> [[String]] {
     let rendered = mirror.children.map { child in
       var lines = dumpRender(child.value, width: width == .max ? .max : 60, depth: depth + 1)
@@ -1095,11 +1092,10 @@ nonisolated private func dumpRender(_ value: Any, width: Int, depth: Int) -> [St
       return lines
     }
     // NB: Sorted, as equal sets or dictionaries may list their elements in different orders.
-    guard style == .set || style == .dictionary else { return rendered }
+    guard mirror.displayStyle == .set || mirror.displayStyle == .dictionary else { return rendered }
     return rendered.sorted { $0.joined() < $1.joined() }
   }
-  if depth > 20 { return [String(describing: value)] }
-  switch style {
+  switch mirror.displayStyle {
   case .optional:
     return mirror.children.first.map { dumpRender($0.value, width: width, depth: depth) } ?? ["nil"]
   case .collection, .set, .dictionary: return dumpWrap("[", children(labelled: false), "]", width)
@@ -1134,11 +1130,9 @@ nonisolated private func dumpWrap(
 // MARK: - Testing
 
 /// A store for tests that makes you account for everything a feature does: each change of the
-/// state, each action its effects send back, each effect still running.
-///
-/// Anything unaccounted for fails the step: Swift Testing or XCTest, whichever runs the test,
-/// records it at the step's line; in a script, the step throws a ``TestStoreFailure``
-/// (<doc:TestingAFeature>).
+/// state, each action its effects send back, each effect still running. Anything unaccounted for
+/// fails the step: the test framework records it at the step's line, and in a script the step
+/// throws a ``TestStoreFailure`` (<doc:TestingAFeature>).
 /// ```swift
 /// @Test @MainActor func incrementAndLoadFact() async throws {
 ///   let store = TestStore(initialState: Counter.State(), Counter.reduce)
@@ -1164,19 +1158,20 @@ nonisolated private func dumpWrap(
 
   private let store: Store<State, Action>
   private let log: TestStoreLog<State, Action>
-  /// Where the store's effects run: a `TestExecutor`, where there are task executors.
-  private let executor: AnyObject?
+  /// Runs the store's effects: a `TestExecutor`, where there are task executors.
+  private let executor: AnyObject? = {
+    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
+    return TestExecutor()
+  }()
 
-  /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens;
-  /// `initialAction` is reduced with no assertion, but what its effects send must be received.
+  /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens.
   /// ```swift
   /// let store = TestStore(initialState: Counter.State(), Counter.reduce)
   /// ```
   /// - Parameters:
   ///   - initialState: The state the store starts with.
-  ///   - initialAction: An action to reduce at once, whose effects' actions must be received.
-  ///   - fileID: Where the test store is made, where a failure is recorded if it is released
-  ///     with work left.
+  ///   - initialAction: Reduced at once, with no assertion; what its effects send must be received.
+  ///   - fileID: The file where a failure is recorded if the store is released with work left.
   ///   - filePath: The path of that file.
   ///   - line: The line where the test store is made.
   ///   - column: The column where the test store is made.
@@ -1188,24 +1183,17 @@ nonisolated private func dumpWrap(
     _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
-    let log = TestStoreLog<State, Action>(createdAt: (fileID, filePath, line, column))
-    self.log = log
-    let recording: Reducer<State, Action> = { state, action in
+    log = TestStoreLog(createdAt: (fileID, filePath, line, column))
+    let recording: Reducer<State, Action> = { [log] state, action in
       let before = state
       let effect = reducer(&state, action)
       if log.awaitsSentAction {
-        log.awaitsSentAction = false
-        log.sentState = state
+        (log.awaitsSentAction, log.sentState) = (false, state)
       } else {
         log.received.append((action, before, state))
         log.wake()
       }
       return effect
-    }
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      executor = TestExecutor()
-    } else {
-      executor = nil
     }
     store = Store(
       initialState: initialState, initialAction: nil, recording, context: context,
@@ -1230,8 +1218,8 @@ nonisolated private func dumpWrap(
   }
 
   deinit {
-    // NB: The check reads main-actor state: at once on the main thread, where tests release test
-    // stores, else in a task, which keeps the store, and the effects it lists, alive until it runs.
+    // NB: Main-actor state: read at once on the main thread, where tests release test stores, else
+    // in a task, which keeps the store, and the effects it lists, alive until it runs.
     if isMainQueue() {
       MainActor.assumeIsolated { log.reportIfUnaccounted() }
     } else {
@@ -1244,10 +1232,9 @@ nonisolated private func dumpWrap(
   /// ```swift
   /// try await store.send(.incrementTapped) { $0.count = 1 }
   /// ```
-  /// - Throws: Only where no test framework runs, as in a script: a ``TestStoreFailure`` if the
-  ///   state is not as expected, or, with ``Exhaustivity/on``, if actions received earlier were
-  ///   not asserted (then nothing is sent). In a test, the framework records the failure at this
-  ///   line, and the step goes on.
+  /// - Throws: Where no test framework runs, as in a script, a ``TestStoreFailure`` if the state
+  ///   is not as expected or, with ``Exhaustivity/on``, if actions received earlier were not
+  ///   asserted (then nothing is sent); in a test, the framework records it and the step goes on.
   @discardableResult public func send(
     _ action: Action, assert update: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -1260,7 +1247,6 @@ nonisolated private func dumpWrap(
       try fail("\(step): actions received earlier were not asserted with receive:" + unasserted, at)
     }
     let before = store.state
-    log.sentState = nil
     let task = start(action, sentAt: "sent at \(fileID):\(line)")
     drainEffects()
     guard let after = log.sentState else {
@@ -1315,9 +1301,9 @@ nonisolated private func dumpWrap(
       "an action that matches", timeout, update, (fileID, filePath, line, column), matches)
   }
 
-  /// Waits for the next action an effect sent, which must be the case `embed` names, with a
-  /// payload that `check` accepts, and checks its change of the state; for actions that are not
-  /// `Equatable`, such as one that carries a `Result` whose failure is `any Error`.
+  /// Waits for the next action an effect sent, which must be the case `embed` names, and checks
+  /// its change of the state; for actions that are not `Equatable`, such as one that carries a
+  /// `Result` whose failure is `any Error`.
   /// ```swift
   /// try await store.receive(Search.Action.searchResponse) { $0.results = ["swift"] }
   /// ```
@@ -1387,15 +1373,13 @@ nonisolated private func dumpWrap(
     try await log.wait(timeout) { false }
     try failIfDropped("finish()", at)
     let unaccounted = log.unaccounted(after: timeout)
-    log.received.removeAll()
     for sent in log.sent { sent.task.cancel() }
-    log.sent.removeAll()
+    (log.received, log.sent) = ([], [])
     if !unaccounted.isEmpty { try fail("finish(): not accounted for:\n" + unaccounted, at) }
   }
 
-  /// Runs the effects' jobs enqueued so far, within `timeout`, with no suspension of the test:
-  /// then the effects a step started have reached their first wait, and a clock they sleep on
-  /// knows of them. Returns how many of them then sleep on a ``TestClock``, if it got to know.
+  /// Runs the effects' jobs enqueued so far, within `timeout`, so that those a step started reach
+  /// their first wait; returns how many then sleep on a ``TestClock``, if it got to know.
   @discardableResult private func drainEffects() -> Int? {
     guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
     return (executor as? TestExecutor)?.drain(within: timeout)
@@ -1404,21 +1388,19 @@ nonisolated private func dumpWrap(
   /// Sends `action` to the store as a `send` of the test, and keeps its task while it runs.
   private func start(_ action: Action, sentAt: String) -> StoreTask {
     log.sent.removeAll { $0.task.count == 0 }
-    log.awaitsSentAction = true
-    // NB: What MiniRedux reports meanwhile, on the main actor, fails the next step; the effects
-    // started inherit the reporter, and so do the actions they send.
+    (log.awaitsSentAction, log.sentState) = (true, nil)
+    // NB: What MiniRedux reports meanwhile on the main actor fails the next step; the effects
+    // inherit the reporter, and so do the actions they send.
     var reporter = miniReduxReporter.get()
     reporter.report = { [report = reporter.report, weak log] message, fails in
       report(message, fails)
-      guard isMainQueue() else { return }
-      MainActor.assumeIsolated { log?.dropped.append(message) }
+      if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
     }
     let task = miniReduxReporter.withValue(reporter) { store.send(action) }
     log.awaitsSentAction = false
     guard task.count > 0 else { return task }
     log.sent.append((action, sentAt, task))
-    // NB: Wakes a wait when these effects end; it never cancels them.
-    Task { [weak log] in
+    Task { [weak log] in  // Wakes a wait when the effects end; never cancels them.
       await task.finish()
       log?.wake()
     }
@@ -1431,16 +1413,7 @@ nonisolated private func dumpWrap(
   ) async throws {
     let timeout = timeout ?? self.timeout
     var skipped: [String] = []
-    while true {
-      try await log.wait(timeout) { !log.received.isEmpty }
-      guard !log.received.isEmpty else {
-        let got = skipped.isEmpty ? "nothing" : "only " + skipped.joined(separator: ", ")
-        var why = log.isRunning ? "within \(timeout)" : "and no effect is running"
-        if log.isRunning, let sleepers = drainEffects(), sleepers > 0 {
-          why += ", while \(sleepers) sleep\(sleepers == 1 ? "s" : "") on a TestClock: advance it"
-        }
-        return try fail("receive: expected \(expected), but received \(got) \(why)", at)
-      }
+    while try await log.wait(timeout, until: { !log.received.isEmpty }) {
       let next = log.received.removeFirst()
       let received = dumpLine(next.action)
       try failIfDropped("receive(\(received))", at)
@@ -1453,6 +1426,12 @@ nonisolated private func dumpWrap(
       }
       skipped.append(received)
     }
+    let got = skipped.isEmpty ? "nothing" : "only " + skipped.joined(separator: ", ")
+    var why = log.isRunning ? "within \(timeout)" : "and no effect is running"
+    if log.isRunning, let sleepers = drainEffects(), sleepers > 0 {
+      why += ", while \(sleepers) sleep\(sleepers == 1 ? "s" : "") on a TestClock: advance it"
+    }
+    try fail("receive: expected \(expected), but received \(got) \(why)", at)
   }
 
   /// Fails unless `update` describes the change from `before` to `after`.
@@ -1485,12 +1464,11 @@ nonisolated private func dumpWrap(
     try fail("\(step): " + log.dropped.joined(separator: "\n"), at)
   }
 
-  /// Records a failure of the step at `at` with the test framework that runs the test, and
-  /// returns; where none runs, as in a script, throws it.
+  /// Records the step's failure with the running test's framework; where none runs, throws it.
   private func fail(_ message: String, _ at: StepLocation) throws {
     log.hasFailed = true
     guard !miniReduxReporter.get().recordIssue(message, at) else { return }
-    throw TestStoreFailure(message, at)
+    throw TestStoreFailure(message: message, fileID: "\(at.fileID)", line: at.line)
   }
 }
 
@@ -1523,10 +1501,6 @@ public struct TestStoreFailure: Error, CustomStringConvertible {
   /// The line of the call that failed.
   public let line: UInt
 
-  nonisolated init(_ message: String, _ location: StepLocation) {
-    (self.message, fileID, line) = (message, "\(location.fileID)", location.line)
-  }
-
   public nonisolated var description: String { "\(fileID):\(line): \(message)" }
 }
 
@@ -1536,14 +1510,11 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
 /// What a ``TestStore`` has seen and not yet checked.
 @MainActor final class TestStoreLog<State, Action> {
   let createdAt: StepLocation
-  /// Whether a step failed: then a test store released with work left says nothing more.
-  var hasFailed = false
+  var hasFailed = false  // Then a test store released with work left says nothing more.
   var exhaustivity = Exhaustivity.on
-  /// Whether the next action reduced is the one the test sends, not one an effect sent.
-  var awaitsSentAction = false
+  var awaitsSentAction = false  // Whether the next action reduced is the test's, not an effect's.
   var sentState: State?
-  /// What embeddings reported dropping since the last step.
-  var dropped: [String] = []
+  var dropped: [String] = []  // What embeddings reported dropping since the last step.
   var received: [(action: Action, before: State, after: State)] = []
   /// The test's sends whose effects are, or were, in flight, and where each was sent.
   var sent: [(action: Action, sentAt: String, task: StoreTask)] = []
@@ -1551,15 +1522,16 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   init(createdAt: StepLocation) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
 
-  /// Resumes every wait; each checks again whether what it waits for happened.
+  /// Resumes every wait (later: none can change the list meanwhile); each checks again whether
+  /// what it waits for happened.
   func wake() {
-    // NB: A resumed waiter runs later, so that none can change the list meanwhile.
     for waiter in waiters { waiter.resume() }
     waiters = []
   }
 
-  /// Returns once `done` holds, no effect runs or the time is up; throws if the test is cancelled.
-  func wait(_ timeout: Duration, until done: () -> Bool) async throws {
+  /// Waits until `done` holds, no effect runs or the time is up, and returns whether `done` holds;
+  /// throws if the test is cancelled.
+  @discardableResult func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
     // NB: The runtime traps on a deadline past Int64.max seconds; this one is years away still.
     let deadline = ContinuousClock.now + min(timeout, .seconds(Int64.max / 4))
     while !done(), isRunning, ContinuousClock.now < deadline {
@@ -1575,6 +1547,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
       timer.cancel()
       try Task.checkCancellation()
     }
+    return done()
   }
 
   /// The effects still running and, with ``Exhaustivity/on``, the received actions not asserted.
@@ -1590,19 +1563,17 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     return (effects + actions).joined(separator: "\n")
   }
 
-  /// Fails the running test, at the line that made the test store, if the store was released
-  /// with work left, unless a step failed already; with no test framework, the process fails.
+  /// Fails the test, at the line that made the test store, if it was released with work left.
   func reportIfUnaccounted() {
     let unaccounted = unaccounted()
     guard !hasFailed, !unaccounted.isEmpty else { return }
     let message =
       "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released with "
       + "this not accounted for; end the test with `try await store.finish()`."
-    guard !miniReduxReporter.get().recordIssue(message + "\n" + unaccounted, createdAt) else {
-      return
+    if !miniReduxReporter.get().recordIssue(message + "\n" + unaccounted, createdAt) {
+      miniReduxReport(
+        message + " The test process will exit with status 1.\n" + unaccounted, fails: true)
     }
-    miniReduxReport(
-      message + " The test process will exit with status 1.\n" + unaccounted, fails: true)
   }
 }
 
@@ -1624,9 +1595,8 @@ private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool {
 /// ```
 public final class ImmediateTestClock: Clock, @unchecked Sendable {
   public typealias Instant = ContinuousClock.Instant
-  // NB: Unchecked, as `instant` is read and written on `queue` only.
   private let queue = DispatchQueue(label: "MiniRedux.ImmediateTestClock")
-  private var instant = Instant.now
+  private var instant = Instant.now  // Read and written on `queue` only: the class is Sendable.
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
   public init() {}
@@ -1655,25 +1625,21 @@ public final class ImmediateTestClock: Clock, @unchecked Sendable {
 /// > watchOS and visionOS 26 on, and on Linux; before, `advance(by:)` does not wait for them.
 public final class TestClock: Clock, @unchecked Sendable {
   public typealias Instant = ContinuousClock.Instant
-
   // NB: A queue, not a `Mutex`, whose thread-local storage the `swift` interpreter cannot load.
   private let queue = DispatchQueue(label: "MiniRedux.TestClock")
-  /// Read and written on `queue` only. `executors`: those of the test stores whose effects slept
-  /// on this clock, the only ones `advance(by:)` waits for.
+  /// Read and written on `queue` only: the class is Sendable. `executors`: those of the test
+  /// stores whose effects slept on this clock, the only ones `advance(by:)` waits for.
   private var state = (
     now: Instant.now, nextID: 0,
     sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)](),
     executors: [ObjectIdentifier: @Sendable () -> AnyObject?]()
   )
-
-  /// How long `advance(by:)` lets effects keep running before it moves time on without them.
-  let patience: Duration
-  /// Where the clock is made: where the test fails if effects outlast its patience.
-  let createdAt: StepLocation
+  let patience: Duration  // How long an advance waits for effects before it moves on without them.
+  let createdAt: StepLocation  // Where the test fails if effects outlast the patience.
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
   /// - Parameters:
-  ///   - fileID: Where the clock is made, where a failure is recorded if effects outlast it.
+  ///   - fileID: The file where a failure is recorded if effects outlast the clock's patience.
   ///   - filePath: The path of that file.
   ///   - line: The line where the clock is made.
   ///   - column: The column where the clock is made.
@@ -1727,9 +1693,8 @@ public final class TestClock: Clock, @unchecked Sendable {
 
   /// Moves time forward by `duration` (not back, if negative), deadline by deadline, each time
   /// letting the effects of the test stores that sleep on this clock run until each has slept on
-  /// it, ended or waits on something else; other test stores' effects never delay it.
-  ///
-  /// Effects that keep running for a minute instead are reported, and time moves on without them.
+  /// it, ended or waits on something else; other test stores' effects never delay it. Effects
+  /// that keep running for a minute instead are reported, and time moves on without them.
   /// ```swift
   /// await clock.advance(by: .seconds(1))  // a one-second timer ticks once
   /// await clock.advance()  // what sleeps for zero, or until now, wakes
@@ -1769,9 +1734,8 @@ public final class TestClock: Clock, @unchecked Sendable {
         + "their thread, instead of sleeping, ending or waiting; it moved time on without them.")
   }
 
-  /// Moves time to each deadline something sleeps until, until nothing sleeps on the clock: what
-  /// a test of effects that end after a few sleeps wants, without counting them. A timer that
-  /// never stops keeps it going for a minute; then it is reported.
+  /// Moves time to each deadline something sleeps until, until nothing sleeps on the clock, for
+  /// effects that end after a few sleeps; a timer that never stops is reported after a minute.
   /// ```swift
   /// try await store.send(.startCountdown)
   /// await clock.run()
@@ -1811,15 +1775,13 @@ public final class TestClock: Clock, @unchecked Sendable {
 /// they have run; test stores share none, so a busy one never slows another.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class TestExecutor: TaskExecutor {
-  /// The executor whose queue runs the current code, if any: how a `TestClock` tells whose sleeper
-  /// it holds.
+  /// The executor whose queue runs the current code, if any: whose sleeper a `TestClock` holds.
   static var current: TestExecutor? { DispatchQueue.getSpecific(key: key)?() }
   private static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()
   private let queue = DispatchQueue(label: "MiniRedux.TestExecutor")
-  /// How many jobs ran, and how many of its effects sleep on a `TestClock`.
   // NB: Sound: read and written on the queue only, where the effects' jobs run.
-  nonisolated(unsafe) private var ran = 0
-  nonisolated(unsafe) var sleepers = 0
+  nonisolated(unsafe) private var ran = 0  // How many jobs ran.
+  nonisolated(unsafe) var sleepers = 0  // How many of its effects sleep on a `TestClock`.
 
   // NB: Weakly, as the queue belongs to the executor.
   init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }
@@ -1833,9 +1795,9 @@ final class TestExecutor: TaskExecutor {
   }
 
   /// Blocks until the jobs enqueued so far have run, each to its next suspension, or `timeout`
-  /// passed: a job that blocks its thread holds the test no longer. Returns how many of its
+  /// passed (a job that blocks its thread holds the test no longer); returns how many of its
   /// effects then sleep on a `TestClock`, if it got to know.
-  @discardableResult func drain(within timeout: Duration) -> Int? {
+  func drain(within timeout: Duration) -> Int? {
     let drained = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var sleepers: Int?  // Sound: written before the signal, read after it.
     queue.async {
@@ -1847,9 +1809,8 @@ final class TestExecutor: TaskExecutor {
   }
 
   /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and
-  /// enqueued no more jobs. It gives up once past `deadline` after 100 passes in a row that found
-  /// new jobs: effects that keep running. Slow passes (a busy main actor delays them) are no sign of
-  /// that, and are waited for up to ten minutes in all.
+  /// enqueued no more jobs; it gives up past `deadline` after 100 passes that found new jobs
+  /// (effects that keep running), or after ten minutes of slow passes (a busy main actor's).
   // NB: A job that hops to the main actor enqueues there before it ends, so a pass over the queue,
   // then over the FIFO main queue (not the main actor's resumption order), follows what they sent.
   @MainActor func settle(before deadline: ContinuousClock.Instant) async -> Bool {
@@ -1864,9 +1825,8 @@ final class TestExecutor: TaskExecutor {
       }
       guard let now = await iterator.next() ?? nil else { return false }
       if now == ran { return true }
-      changes += 1
+      (ran, changes) = (now, changes + 1)
       guard changes < 100 || ContinuousClock.now < deadline else { return false }
-      ran = now
     }
   }
 }
