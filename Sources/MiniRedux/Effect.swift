@@ -1143,22 +1143,20 @@ final class Place<State>: EffectID, @unchecked Sendable {
 }
 
 extension Effect {
-  /// An effect that removes the child feature whose reducer returns it, in the same `send`: the
-  /// state an ``Reduce/ifLet(_:action:extract:child:)-(_,_,_,Reducer<ChildState,ChildAction>)``
-  /// embeds becomes `nil`, the element of a `forEach` collection leaves it, and the child's
-  /// effects end.
+  /// An effect that removes the child feature whose reducer returns it: the state that
+  /// ``Reduce/ifLet(_:action:extract:child:)-(_,_,_,Reducer<ChildState,ChildAction>)`` embeds
+  /// becomes `nil`, the element that `forEach` embeds leaves its collection (a stack's screen,
+  /// with the screens above it), and the child's effects end.
   ///
-  /// Return it alone: what the child returns with it ends with the child, unstarted, and is
-  /// reported. To tell the parent first, send the delegate action, then the one that dismisses.
+  /// Returned alone, it removes the child in that reduction; what would start with it ends with
+  /// the child, unstarted, and is reported. After a step of a concatenation, it removes the child
+  /// once that step has ended: the parent reduces a delegate action first, while the child is
+  /// still there. From a `.run`, ``Send/dismiss()`` does the same (<doc:Guarantees>).
   /// ```swift
   /// case .closeTapped:
   ///   return .dismiss
   /// case .saveTapped:
-  ///   return .run { [draft = state.draft] send in
-  ///     try await save(draft)
-  ///     await send(.delegate(.saved))
-  ///     await send(.closeTapped)
-  ///   }
+  ///   return .concatenate(.send(.delegate(.saved(state.draft))), .dismiss)
   /// ```
   nonisolated public static var dismiss: Self { Self(operation: .dismiss) }
 
@@ -1179,8 +1177,17 @@ extension Effect {
 }
 
 extension Send {
-  /// Removes the child feature whose effect this is, as its reducer returning ``Effect/dismiss``
-  /// does: what TCA's `await dismiss()` does. It does nothing once the effect is cancelled.
+  /// Removes the child feature whose effect this is, once what it sent before was reduced, as
+  /// ``Effect/dismiss`` after a step of a concatenation does: TCA's `await dismiss()`. It does
+  /// nothing once the effect is cancelled.
+  /// ```swift
+  /// case .saveTapped:
+  ///   return .run { [draft = state.draft] send in
+  ///     try await api.save(draft)
+  ///     await send(.delegate(.saved(draft)))
+  ///     await send.dismiss()
+  ///   }
+  /// ```
   @MainActor public func dismiss() {
     guard !Task.isCancelled else { return }
     running.lineage.registry?.dismiss(from: running)
@@ -1280,11 +1287,6 @@ extension Reduce {
 nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 
 // MARK: - Testing
-
-extension Registry {
-  /// For tests: the runs and concatenations in flight, and the ids they are under.
-  var snapshot: (effects: Int, ids: Int) { (running.count, byID.count) }
-}
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
   /// Records `message` as a failure of the running test, at `location`, with Swift Testing or XCTest,

@@ -74,10 +74,10 @@ public typealias Reducer<State, Action: Sendable> =
   /// The properties read through the store: each one's key path in the state, the key path
   /// Observation knows it by, whether it was read since Observation last heard of a change of it,
   /// and, while it is, whether the state changed it since the last look.
-  fileprivate var observed:
+  private(set) var observed:
     [(keyPath: AnyKeyPath, token: AnyKeyPath, isObserved: Bool, changed: () -> Bool)] = []
   /// The attached scoped stores; `notify` returns `false` once the scoped store is released.
-  fileprivate var scopes: [(notify: @MainActor () -> Bool, isAlive: @MainActor () -> Bool)] = [] {
+  var scopes: [(notify: @MainActor () -> Bool, isAlive: @MainActor () -> Bool)] = [] {
     didSet { hasScopes = !scopes.isEmpty }
   }
   // NB: Flags each send reads (HowItWorks' table).
@@ -301,13 +301,6 @@ extension Store {
     }
     registrar.access(self, keyPath: observed[index].token as! KeyPath<Store, Int>)
     return value
-  }
-
-  /// For tests: the effects in flight and their ids, the attached scoped stores, unpruned too,
-  /// and the properties Observation watches.
-  var snapshot: (effects: Int, ids: Int, scopes: Int, observed: Int) {
-    let registry = (core as? Registry)?.snapshot
-    return (registry?.effects ?? 0, registry?.ids ?? 0, scopes.count, observed.count)
   }
 
   /// Marks `state` as read, for Observation.
@@ -1156,8 +1149,10 @@ nonisolated private func dumpWrap(
     set { log.exhaustivity = newValue }
   }
 
-  private let store: Store<State, Action>
+  private var store: Store<State, Action>!
   private let log: TestStoreLog<State, Action>
+  /// What the store's work runs with: the reports, which fail the next step, and stack ids from 0.
+  private let context: Reporter
   /// Runs the store's effects: a `TestExecutor`, where there are task executors.
   private let executor: AnyObject? = {
     guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
@@ -1178,26 +1173,40 @@ nonisolated private func dumpWrap(
   ///   - reducer: The feature's reducer.
   ///   - context: Runs each reduction inside it, as a ``Store``'s `context` does.
   public init(
-    initialState: State, initialAction: Action? = nil, fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
-    _ reducer: @escaping Reducer<State, Action>,
+    initialState: @autoclosure () -> State, initialAction: Action? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column, _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
     log = TestStoreLog(createdAt: (fileID, filePath, line, column))
+    // NB: What MiniRedux reports meanwhile on the main actor fails the next step; the effects
+    // inherit the context, and so do the actions they send.
+    var reporter = miniReduxReporter.get()
+    reporter.report = { [report = reporter.report, weak log] message, fails in
+      report(message, fails)
+      if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
+    }
+    reporter.nextStackID = { [log] in log.nextStackID() }
+    self.context = reporter
+    let initialState = miniReduxReporter.withValue(reporter) { initialState() }
+    log.lastState = initialState
     let recording: Reducer<State, Action> = { [log] state, action in
-      let before = state
+      let (before, ids) = (state, log.stackIDs)
+      log.noteDismissal(before: state)
       let effect = reducer(&state, action)
       if log.awaitsSentAction {
         (log.awaitsSentAction, log.sentState) = (false, state)
       } else {
-        log.received.append((action, before, state))
+        log.received.append((action, before, state, ids))
         log.wake()
       }
+      log.lastState = state
       return effect
     }
     store = Store(
       initialState: initialState, initialAction: nil, recording, context: context,
       executor: executor)
+    store.subscribe { [log] in log.noteDismissal(before: $0) }
     if let initialAction { _ = start(initialAction, sentAt: "the initialAction") }
   }
 
@@ -1208,13 +1217,14 @@ nonisolated private func dumpWrap(
   /// let store = TestStore(initialState: Inbox.State(), Inbox.reducer)
   /// ```
   public convenience init(
-    initialState: State, initialAction: Action? = nil, fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
-    _ reducer: Reduce<State, Action>, context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
+    initialState: @autoclosure () -> State, initialAction: Action? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column, _ reducer: Reduce<State, Action>,
+    context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
     self.init(
-      initialState: initialState, initialAction: initialAction, fileID: fileID, filePath: filePath,
-      line: line, column: column, reducer.reduce, context: context)
+      initialState: initialState(), initialAction: initialAction, fileID: fileID,
+      filePath: filePath, line: line, column: column, reducer.reduce, context: context)
   }
 
   deinit {
@@ -1241,12 +1251,14 @@ nonisolated private func dumpWrap(
     column: UInt = #column
   ) async throws -> StoreTask {
     let (step, at) = ("send(\(dumpLine(action)))", (fileID, filePath, line, column))
-    let unasserted = log.received.map { "\n  " + dumpLine($0.action) }.joined()
-    log.received.removeAll()
-    if exhaustivity == .on, !unasserted.isEmpty {
+    if exhaustivity == .off { log.received.removeAll() }
+    if !log.received.isEmpty {
+      // NB: They stay, to be received, as TCA keeps them.
+      let unasserted = log.received.map { "\n  " + TestStoreLog<State, Action>.describe($0.action) }
+        .joined()
       try fail("\(step): actions received earlier were not asserted with receive:" + unasserted, at)
     }
-    let before = store.state
+    let (before, ids) = (store.state, log.stackIDs)
     let task = start(action, sentAt: "sent at \(fileID):\(line)")
     drainEffects()
     guard let after = log.sentState else {
@@ -1256,7 +1268,7 @@ nonisolated private func dumpWrap(
       return task
     }
     try failIfDropped(step, at)
-    try check(update, before: before, after: after, step, at)
+    try check(update, before: before, after: after, stackIDs: ids, step, at)
     return task
   }
 
@@ -1281,7 +1293,7 @@ nonisolated private func dumpWrap(
         "receive(\(shown)): \(Action.self) is not Equatable; declare it "
           + "`enum Action: Equatable`, or receive with a closure", at)
     }
-    try await receive(shown, timeout, update, at) { isEqual(equatable, $0) }
+    try await receive(shown, timeout, update, at) { $0.map { isEqual(equatable, $0) } ?? false }
   }
 
   /// Waits for the next action an effect sent, which `matches` must accept, and checks its change
@@ -1298,7 +1310,8 @@ nonisolated private func dumpWrap(
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {
     try await receive(
-      "an action that matches", timeout, update, (fileID, filePath, line, column), matches)
+      "an action that matches", timeout, update, (fileID, filePath, line, column)
+    ) { $0.map(matches) ?? false }
   }
 
   /// Waits for the next action an effect sent, which must be the case `embed` names, and checks
@@ -1346,9 +1359,37 @@ nonisolated private func dumpWrap(
   ) async throws {
     let expected = "the case of \(Action.self) that carries a \(Payload.self)"
     try await receive(expected, timeout, update, (fileID, filePath, line, column)) { action in
-      guard let payload = casePayload(of: action, as: Payload.self) else { return false }
+      guard let action, let payload = casePayload(of: action, as: Payload.self) else {
+        return false
+      }
       return caseName(action) == caseName(embed(payload)) && check(payload)
     }
+  }
+
+  /// Waits for the next step of the effects to be a child's dismissal of itself in a step of its
+  /// own (after a step of a concatenation, or from a `.run` with ``Send/dismiss()``), and checks
+  /// its change of the state, as `receive` does: TCA's `receive(\.destination.dismiss)`.
+  /// ```swift
+  /// try await store.send(.destination(.edit(.saveTapped)))
+  /// try await store.receive(.destination(.edit(.delegate(.saved("Hi"))))) { $0.saved = ["Hi"] }
+  /// try await store.receiveDismiss { $0.destination = nil }
+  /// ```
+  /// - Parameters:
+  ///   - timeout: How long to wait; by default, the test store's ``timeout``.
+  ///   - update: Turns the state before the dismissal into the state after it.
+  ///   - fileID: Where the step is, where its failure is recorded.
+  ///   - filePath: The path of that file.
+  ///   - line: The line of the step.
+  ///   - column: The column of the step.
+  public func receiveDismiss(
+    timeout: Duration? = nil, assert update: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async throws {
+    try await receive(
+      TestStoreLog<State, Action>.describe(nil), timeout, update,
+      (fileID, filePath, line, column)
+    ) { $0 == nil }
   }
 
   /// Forgets the actions received so far; those that effects send later must still be received.
@@ -1389,14 +1430,7 @@ nonisolated private func dumpWrap(
   private func start(_ action: Action, sentAt: String) -> StoreTask {
     log.sent.removeAll { $0.task.count == 0 }
     (log.awaitsSentAction, log.sentState) = (true, nil)
-    // NB: What MiniRedux reports meanwhile on the main actor fails the next step; the effects
-    // inherit the reporter, and so do the actions they send.
-    var reporter = miniReduxReporter.get()
-    reporter.report = { [report = reporter.report, weak log] message, fails in
-      report(message, fails)
-      if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
-    }
-    let task = miniReduxReporter.withValue(reporter) { store.send(action) }
+    let task = miniReduxReporter.withValue(context) { store.send(action) }
     log.awaitsSentAction = false
     guard task.count > 0 else { return task }
     log.sent.append((action, sentAt, task))
@@ -1409,17 +1443,19 @@ nonisolated private func dumpWrap(
 
   private func receive(
     _ expected: String, _ timeout: Duration?, _ update: ((inout State) throws -> Void)?,
-    _ at: StepLocation, _ matches: (Action) -> Bool
+    _ at: StepLocation, _ matches: (Action?) -> Bool
   ) async throws {
     let timeout = timeout ?? self.timeout
     var skipped: [String] = []
     while try await log.wait(timeout, until: { !log.received.isEmpty }) {
       let next = log.received.removeFirst()
-      let received = dumpLine(next.action)
+      let received = TestStoreLog<State, Action>.describe(next.action)
       try failIfDropped("receive(\(received))", at)
       if matches(next.action) {
         drainEffects()
-        return try check(update, before: next.before, after: next.after, "receive(\(received))", at)
+        return try check(
+          update, before: next.before, after: next.after, stackIDs: next.stackIDs,
+          "receive(\(received))", at)
       }
       guard exhaustivity == .off else {
         return try fail("receive: expected \(expected), but received \(received)", at)
@@ -1436,12 +1472,15 @@ nonisolated private func dumpWrap(
 
   /// Fails unless `update` describes the change from `before` to `after`.
   private func check(
-    _ update: ((inout State) throws -> Void)?, before: State, after: State, _ step: String,
-    _ at: StepLocation
+    _ update: ((inout State) throws -> Void)?, before: State, after: State, stackIDs ids: Int,
+    _ step: String, _ at: StepLocation
   ) throws {
     guard exhaustivity == .on || update != nil else { return }
     var expected = exhaustivity == .on ? before : after
-    try update?(&expected)
+    // NB: A stack the closure pushes to gets the ids the step's own pushes got.
+    var reporter = context
+    reporter.nextStackID = stackIDs(from: ids)
+    try miniReduxReporter.withValue(reporter) { try update?(&expected) }
     guard expected != after else {
       guard exhaustivity == .on, update != nil, before == after else { return }
       return try fail(
@@ -1515,12 +1554,39 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   var awaitsSentAction = false  // Whether the next action reduced is the test's, not an effect's.
   var sentState: State?
   var dropped: [String] = []  // What embeddings reported dropping since the last step.
-  var received: [(action: Action, before: State, after: State)] = []
+  /// What effects caused, in order: an action (`nil`, a child's dismissal in a step of its own),
+  /// the state before and after it, and the next stack id before it.
+  var received: [(action: Action?, before: State, after: State, stackIDs: Int)] = []
+  /// The state after the last step; a change since then, outside a reducer, is a dismissal.
+  var lastState: State?
   /// The test's sends whose effects are, or were, in flight, and where each was sent.
   var sent: [(action: Action, sentAt: String, task: StoreTask)] = []
   private var waiters: [CheckedContinuation<Void, Never>] = []
+  // NB: Sound: read and written on `idQueue` only, as a stack may grow off the main actor.
+  nonisolated(unsafe) private var nextID = 0
+  nonisolated private let idQueue = DispatchQueue(label: "MiniRedux.TestStore")
   init(createdAt: StepLocation) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
+  /// The next stack id the test store's counter gives.
+  var stackIDs: Int { idQueue.sync { nextID } }
+  nonisolated func nextStackID() -> Int {
+    idQueue.sync {
+      defer { nextID += 1 }
+      return nextID
+    }
+  }
+
+  /// Records as a step a change of the state since the last step: a child's dismissal.
+  func noteDismissal(before state: State) where State: Equatable {
+    guard let lastState, lastState != state else { return }
+    received.append((nil, lastState, state, stackIDs))
+    self.lastState = state
+    wake()
+  }
+
+  static func describe(_ action: Action?) -> String {
+    action.map(dumpLine) ?? "a child's dismissal of itself"
+  }
 
   /// Resumes every wait (later: none can change the list meanwhile); each checks again whether
   /// what it waits for happened.
@@ -1559,7 +1625,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     }
     let actions =
       exhaustivity == .off
-      ? [] : received.map { "  \(dumpLine($0.action)) received but not asserted" }
+      ? [] : received.map { "  \(Self.describe($0.action)) received but not asserted" }
     return (effects + actions).joined(separator: "\n")
   }
 

@@ -1552,6 +1552,113 @@ enum NavigationArticle {
   #endif
 }
 
+// Sample: tell, then dismiss (Effect.dismiss, Send.dismiss, TestStore.receiveDismiss)
+/// A note's editor, in a destination with an alert: it closes, or saves, tells its parent, then
+/// closes, after a send or from a `.run`.
+enum NoteEditor {
+  struct State: Equatable { var draft = "" }
+  enum Action: Equatable, Sendable {
+    case closeTapped, saveTapped
+    case delegate(Delegate)
+  }
+  enum Delegate: Equatable, Sendable { case saved(String) }
+  struct API: Sendable { var save: @Sendable (String) async throws -> Void }
+
+  static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+    switch action {
+    case .closeTapped:
+      return .dismiss
+    case .saveTapped:
+      return .concatenate(.send(.delegate(.saved(state.draft))), .dismiss)
+    case .delegate:
+      return .none
+    }
+  }
+
+  static func uploading(_ api: API) -> Reducer<State, Action> {
+    { state, action in
+      switch action {
+      case .saveTapped:
+        return .run { [draft = state.draft] send in
+          try await api.save(draft)
+          await send(.delegate(.saved(draft)))
+          await send.dismiss()
+        }
+      default:
+        return reduce(&state, action)
+      }
+    }
+  }
+}
+
+enum Notes {
+  struct State: Equatable {
+    var destination: Destination? = .edit(NoteEditor.State(draft: "Hi"))
+    var saved: [String] = []
+  }
+  enum Destination: Equatable { case edit(NoteEditor.State), alert(String) }
+  enum DestinationAction: Equatable, Sendable {
+    case edit(NoteEditor.Action)
+    case alert(Alert)
+  }
+  enum Alert: Equatable, Sendable { case ok }
+  enum Action: Equatable, Sendable { case destination(DestinationAction) }
+
+  static func reducer(_ editor: @escaping Reducer<NoteEditor.State, NoteEditor.Action>)
+    -> Reduce<State, Action>
+  {
+    Reduce<State, Action> { state, action in
+      if case .destination(.edit(.delegate(.saved(let draft)))) = action {
+        state.saved.append(draft)
+      }
+      return .none
+    }
+    .ifLet(
+      \.destination, action: Action.destination,
+      child: Reduce<Destination, DestinationAction> { _, _ in .none }
+        .scope(Destination.edit, action: DestinationAction.edit, child: editor)
+        .scope(Destination.alert, action: DestinationAction.alert))
+  }
+}
+
+@MainActor
+@Suite("Doc samples: tell, then dismiss")
+struct TellThenDismissSamples {
+  @Test("the child tells its parent, then dismisses itself: each is a step the test asserts")
+  func concatenated() async throws {
+    let store = TestStore(initialState: Notes.State(), Notes.reducer(NoteEditor.reduce))
+    store.timeout = patience
+    try await store.send(.destination(.edit(.saveTapped)))
+    try await store.receive(.destination(.edit(.delegate(.saved("Hi"))))) { $0.saved = ["Hi"] }
+    try await store.receiveDismiss { $0.destination = nil }
+    try await store.finish()
+  }
+
+  @Test("from a .run, after saving: the delegate action, then the dismissal")
+  func fromRun() async throws {
+    let api = NoteEditor.API(save: { _ in })
+    let store = TestStore(initialState: Notes.State(), Notes.reducer(NoteEditor.uploading(api)))
+    store.timeout = patience
+    try await store.send(.destination(.edit(.saveTapped)))
+    try await store.receive(.destination(.edit(.delegate(.saved("Hi"))))) { $0.saved = ["Hi"] }
+    try await store.receiveDismiss { $0.destination = nil }
+    try await store.finish()
+  }
+
+  @Test("a dismissal not asserted fails the next step, which names it")
+  func unasserted() async throws {
+    try await withKnownIssue {
+      let store = TestStore(initialState: Notes.State(), Notes.reducer(NoteEditor.reduce))
+      store.timeout = patience
+      try await store.send(.destination(.edit(.saveTapped)))
+      try await store.receive(.destination(.edit(.delegate(.saved("Hi"))))) { $0.saved = ["Hi"] }
+      try await store.finish()
+    } matching: {
+      $0.description.contains("a child's dismissal of itself")
+    }
+  }
+}
+
 // Sample: Effect.dismiss
 /// A form in a sheet that closes itself, or saves, tells its parent, then closes.
 enum Editor {
@@ -1628,17 +1735,17 @@ struct NavigationArticleSamples {
     // The navigation path's binding, the destination's scope and the sheet's scope.
     let path = { store.path.ids }
     let setPath: ([Int]) -> Void = { store.send(.popTo(count: $0.count)) }
-    let id = 1
+    let id = store.path.ids[1]
     let screen = store.scope(state: { $0.path[id: id] }, action: { .path(id: id, $0) })
     let timer = store.scope(state: \.timer, action: App.Action.timer)
-    #expect(path() == [0, 1] && screen != nil && timer?.state.id == 1)
+    #expect(path().count == 2 && screen != nil && timer?.state.id == 1)
     // The text field's binding.
     let row = screen!
     let setTitle: (String) -> Void = { row.send(.titleChanged($0)) }
     setTitle("Inbox")
     #expect(row.state.title == "Inbox" && store.path[1].title == "Inbox")
-    setPath([0])
-    #expect(store.state.path.ids == [0] && row.state.title == "Inbox")
+    setPath([path()[0]])
+    #expect(store.state.path.ids == [path()[0]] && row.state.title == "Inbox")
     let keyed = Store(
       initialState: NavigationArticle.Keyed.State(), NavigationArticle.Keyed.reducer)
     keyed.send(.row(id: 1, .titleChanged("Keyed")))

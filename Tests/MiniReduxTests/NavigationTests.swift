@@ -553,7 +553,7 @@ struct NavigationTests {
     let failure = await #expect(throws: TestStoreFailure.self) {
       try await store.send(.destination(.ticker(.listen)))
     }
-    #expect(failure?.message.contains("dropped .ticker(.listen)") == true)
+    #expect(failure?.message.contains("dropped .destination(.ticker(.listen))") == true)
     #expect(failure?.message.contains("the state shows .alert, not that case") == true)
     try await store.send(.destination(.alert))
     try await store.finish()

@@ -97,22 +97,27 @@ struct StackTests {
     var path: StackState<String> = ["root"]
     path.append("a")
     path.append(contentsOf: ["b", "c"])
-    #expect(path.ids == [0, 1, 2, 3] && Array(path) == ["root", "a", "b", "c"])
+    let first = path.ids[0]
+    #expect(path.ids == Array(first...first + 3) && Array(path) == ["root", "a", "b", "c"])
 
-    path.pop(from: 2)
-    #expect(path.ids == [0, 1] && Array(path) == ["root", "a"])
+    path.pop(from: first + 2)
+    #expect(path.ids == [first, first + 1] && Array(path) == ["root", "a"])
     path.append("d")
-    #expect(path.ids == [0, 1, 4])
+    let d = path.ids[2]
+    #expect(d > first + 3, "a popped id is never given again")
 
-    path.pop(to: 0)
-    #expect(path.ids == [0] && Array(path) == ["root"])
-    path.pop(from: 99)
-    path.pop(to: 99)
-    #expect(path.ids == [0])
+    path.pop(to: first)
+    #expect(path.ids == [first] && Array(path) == ["root"])
+    path.pop(from: d + 99)
+    path.pop(to: d + 99)
+    #expect(path.ids == [first])
 
     path[0] = "home"
-    #expect(path.first == "home" && path.ids == [0])
-    #expect(path == ["home"] && path != ["other"])
+    #expect(path.first == "home" && path.ids == [first])
+    var copy = path
+    #expect(copy == path && path != ["home"], "equal stacks hold equal screens under equal ids")
+    copy[0] = "other"
+    #expect(copy != path)
   }
 
   @Test("a screen's action reaches it by its id; popping several ends their effects in that send")
@@ -175,10 +180,11 @@ struct StackTests {
     var path: StackState<StackScreen.State> = [StackScreen.State(title: "a")]
     let before = dumpLines(path)
     path.append(StackScreen.State(title: "b"))
+    let (a, b) = (path.ids[0], path.ids[1])
     #expect(
       dumpDiff(before, dumpLines(path)).split(separator: "\n") == [
-        "  StackState<State>(", "    #0: State(title: \"a\", ticks: 0)",
-        "+   #1: State(title: \"b\", ticks: 0)", "  )",
+        "  StackState<State>(", "    #\(a): State(title: \"a\", ticks: 0)",
+        "+   #\(b): State(title: \"b\", ticks: 0)", "  )",
       ])
   }
 
@@ -227,9 +233,10 @@ struct StackTests {
         return .none
       }
     let store = Store(initialState: [Named(id: "a"), Named(id: "b")], reducer)
-    store.send((1, true))
-    #expect(store.state.map(\.taps) == [0, 1] && store.state[id: 1]?.id == "b")
-    #expect(store.state[id: 7] == nil)
+    let b = store.state.ids[1]
+    store.send((b, true))
+    #expect(store.state.map(\.taps) == [0, 1] && store.state[id: b]?.id == "b")
+    #expect(store.state[id: b + 7] == nil)
   }
 
   /// An app whose root state is an enum: logged out, or a session with a timer.
@@ -294,7 +301,7 @@ struct StackTests {
     }
   }
 
-  @Test("a stack assigned in place of another ends the old screens' effects, though ids repeat")
+  @Test("a stack assigned in place of another gives new ids, and ends the old screens' effects")
   func replacedStackEndsItsScreens() async throws {
     let (stream, feed) = AsyncStream<Void>.makeStream()
     defer { feed.finish() }
@@ -302,18 +309,19 @@ struct StackTests {
     try await store.send(.reset("old")) { $0 = [StackScreen.State(title: "old")] }
     try await store.send(.path(id: 0, .start))
     try await store.send(.reset("new")) { $0 = [StackScreen.State(title: "new")] }
-    // The old screen's listener ended in that send: nothing is left to tick the new one.
-    #expect(store.state.ids == [0])
+    // The old screen's listener ended in that send, and the new screen is not screen 0.
+    #expect(store.state.ids == [1])
     try await store.finish()
   }
 
   @Test("removeAll(where:), swapAt and reversing move screens with their ids")
   func screensKeepTheirIDs() async throws {
     var path: StackState<String> = ["a", "b", "c", "d"]
+    let ids = path.ids
     path.removeAll { $0 == "b" }
-    #expect(path.ids == [0, 2, 3] && Array(path) == ["a", "c", "d"])
+    #expect(path.ids == [ids[0], ids[2], ids[3]] && Array(path) == ["a", "c", "d"])
     path.reverse()
-    #expect(path.ids == [3, 2, 0] && path[id: 2] == "c")
+    #expect(path.ids == [ids[3], ids[2], ids[0]] && path[id: ids[2]] == "c")
 
     // And in a store: removing "b" ends b's listener, and c keeps its own.
     let (stream, feed) = AsyncStream<Void>.makeStream()

@@ -3,6 +3,15 @@ import Testing
 
 @testable import MiniRedux
 
+extension Store {
+  /// The runs and concatenations in flight and the ids they are under, the attached scoped
+  /// stores, unpruned too, and the properties Observation watches.
+  var snapshot: (effects: Int, ids: Int, scopes: Int, observed: Int) {
+    let registry = core as? Registry
+    return (registry?.running.count ?? 0, registry?.byID.count ?? 0, scopes.count, observed.count)
+  }
+}
+
 /// A clock that moves only when a test advances it.
 ///
 /// Sleepers register under a lock; `advance(by:)` resumes every sleeper whose deadline has

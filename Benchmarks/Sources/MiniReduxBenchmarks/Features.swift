@@ -232,14 +232,14 @@ final class Observer {
 
 /// The number of effects the store has in flight, or `nil` in a plain release build.
 ///
-/// NB: The count is the store's internal `snapshot`, which `@testable import` reads only when the
+/// NB: The count is the store's internal registry's, which `@testable import` reads only when the
 /// library is compiled with `-enable-testing`. Timings and instruction counts come from a plain
 /// release build, which leaves the bookkeeping checks out; `.ci/run` runs the suite once more
 /// with `-Xswiftc -enable-testing -Xswiftc -DMINIREDUX_TESTABLE` to make them.
 @MainActor
 func inFlightEffects<State, Action>(_ store: Store<State, Action>) -> Int? {
   #if MINIREDUX_TESTABLE
-    store.snapshot.effects
+    (store.core as? Registry)?.running.count ?? 0
   #else
     nil
   #endif
@@ -249,7 +249,7 @@ func inFlightEffects<State, Action>(_ store: Store<State, Action>) -> Int? {
 @MainActor
 func indexedEffectIDs<State, Action>(_ store: Store<State, Action>) -> Int? {
   #if MINIREDUX_TESTABLE
-    store.snapshot.ids
+    (store.core as? Registry)?.byID.count ?? 0
   #else
     nil
   #endif
