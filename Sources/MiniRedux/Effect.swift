@@ -1058,20 +1058,16 @@ nonisolated struct Reporter: Sendable {
   }
   var recordIssue: @Sendable (String, StepLocation) -> Bool = { recordTestIssue($0, at: $1) }
   /// Hands out the ids of stack screens, each once: the process's counter, or a test store's.
-  var nextStackID = stackIDs(from: 0)
+  var nextStackID = stackIDs(from: 0).next
   func callAsFunction(_ message: String, _ fails: Bool) { report(message, fails) }
 }
 
-/// A counter of stack screens' ids that starts at `first`.
-nonisolated func stackIDs(from first: Int) -> @Sendable () -> Int {
+/// A counter of stack screens' ids that starts at `first`: `next` gives one, `peek` tells it.
+nonisolated func stackIDs(from first: Int) -> (next: @Sendable () -> Int, peek: @Sendable () -> Int)
+{
   let queue = DispatchQueue(label: "MiniRedux.StackState")
   nonisolated(unsafe) var next = first  // Sound: read and written on `queue` only.
-  return {
-    queue.sync {
-      defer { next += 1 }
-      return next
-    }
-  }
+  return ({ queue.sync { (next, next += 1).0 } }, { queue.sync { next } })
 }
 
 @usableFromInline nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {

@@ -461,20 +461,11 @@ extension Reduce {
     extract: (@MainActor (Action) -> ChildAction?)? = nil,
     child: @escaping Reducer<ChildState, ChildAction>
   ) -> Self {
-    // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
-    nonisolated(unsafe) let embed = embed
-    let (parent, extract) = (reduce, extract ?? Self.extract(embed))
-    return Self { state, action in
-      guard let inner = extract(action) else { return parent(&state, action) }
-      let effect = child(&state[keyPath: path], inner)
-      return .merge(
-        Self.embed(
-          effect, { embed($0) }, at: path, key: true, owns: false,
-          child: { (state: State) in state[keyPath: path] },
-          modify: { state, change in change(&state[keyPath: path]) }, keys: { _ in { _ in true } },
-          remove: nil),
-        parent(&state, action))
-    }
+    // NB: Sound: read only on the main actor, where the store reduces actions.
+    nonisolated(unsafe) let path = path
+    return embedding(
+      path, action: embed, extract: extract, child: child, owns: false, find: { _ in true },
+      read: { $0[keyPath: path] }, modify: { $1(&$0[keyPath: path]) }, remove: nil)
   }
 
   /// This reducer, whose state is an enum (the screens of a stack, the destinations of a sheet),
@@ -502,32 +493,21 @@ extension Reduce {
     child: @escaping Reducer<ChildState, ChildAction> = { _, _ in .dismiss }
   ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
-    nonisolated(unsafe) let (embed, embedState) = (embed, embedState)
-    let (parent, extract) = (reduce, extract ?? Self.extract(embed))
+    nonisolated(unsafe) let embedState = embedState
     let extractState = Self.extract(embedState)
-    return Self { state, action in
-      guard let childAction = extract(action) else { return parent(&state, action) }
-      let shown = caseName(state).map { String(cString: $0) } ?? "\(state)"
-      guard var childState = extractState(state) else {
-        return Self.drop(action, "the state shows .\(shown), not that case")
-      }
-      let effect = child(&childState, childAction)
-      state = embedState(childState)
-      return .merge(
-        Self.embed(
-          effect, { embed($0) }, at: \State.self, key: shown,
-          child: { (state: State) in extractState(state) },
-          modify: { state, change in
-            guard var child = extractState(state) else { return }
-            change(&child)
-            state = embedState(child)
-          },
-          keys: { state in
-            let now = caseName(state).map { AnyHashable(String(cString: $0)) }
-            return { $0 == now }
-          }, remove: nil),
-        parent(&state, action))
-    }
+    return embedding(
+      \State.self, action: embed, extract: extract, child: child,
+      gone: {
+        "the state shows .\(caseName($0).map { String(cString: $0) } ?? "\($0)"), not that case"
+      },
+      // NB: A case is told by its name's address, the same for each value of the case.
+      find: { extractState($0) == nil ? nil : caseName($0).map { Int(bitPattern: $0) } },
+      read: extractState,
+      modify: { state, change in
+        guard var child = extractState(state) else { return }
+        change(&child)
+        state = embedState(child)
+      }, remove: nil)
   }
 
   /// This reducer with a child feature that comes and goes, optional state at `path` (a sheet, an
@@ -555,30 +535,56 @@ extension Reduce {
     extract: (@MainActor (Action) -> ChildAction?)? = nil,
     child: @escaping Reducer<ChildState, ChildAction>
   ) -> Self {
+    // NB: Sound: read only on the main actor, where the store reduces actions.
+    nonisolated(unsafe) let path = path
+    return embedding(
+      path, action: embed, extract: extract, child: child, gone: { _ in "\(path) is nil" },
+      find: { Self.key(of: $0[keyPath: path]) }, read: { $0[keyPath: path] },
+      modify: { $1(&$0[keyPath: path]!) }, remove: { $0[keyPath: path] = nil })
+  }
+
+  /// How `scope` and `ifLet` embed a child that is there or not: `find` tells who is there
+  /// (`nil`: no one), `read` and `modify` reach it, and `remove`, if there is one, sets it to
+  /// `nil`. A child that `owns` its effects runs them under its place's id; a `scope`'s are its
+  /// parent's.
+  @inlinable func embedding<ChildState, ChildAction>(
+    _ path: AnyKeyPath, action embed: @escaping (ChildAction) -> Action,
+    extract: (@MainActor (Action) -> ChildAction?)?,
+    child: @escaping Reducer<ChildState, ChildAction>, owns: Bool = true,
+    gone: @escaping @MainActor (State) -> String = { _ in "" },
+    find: @escaping @MainActor (State) -> AnyHashable?,
+    read: @escaping @MainActor (State) -> ChildState?,
+    modify: @escaping @MainActor (inout State, (inout ChildState) -> Void) -> Void,
+    remove: (@MainActor (inout State) -> Void)?
+  ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
     nonisolated(unsafe) let embed = embed
     let (parent, extract) = (reduce, extract ?? Self.extract(embed))
     return Self { state, action in
       guard let childAction = extract(action) else { return parent(&state, action) }
-      guard state[keyPath: path] != nil else { return Self.drop(action, "\(path) is nil") }
-      let effect = child(&state[keyPath: path]!, childAction)
-      if effect.dismissesAtOnce {
-        state[keyPath: path] = nil
+      guard find(state) != nil else { return Self.drop(action, gone(state)) }
+      var effect = Effect<ChildAction>.none
+      modify(&state) { effect = child(&$0, childAction) }
+      if let remove, effect.dismissesAtOnce {
+        remove(&state)
         Self.dismissed(effect, by: action)
         return parent(&state, action)
       }
       // NB: Who the child is after its own reducer ran: one that changes its own id keeps its effects.
-      let key = Self.key(of: state[keyPath: path])!
-      let isThere = { (state: State) in Self.key(of: state[keyPath: path]) == key }
+      let key = find(state)!
+      let isThere = { (state: State) in find(state) == key }
+      let removeIfThere = remove.map { remove in
+        { (state: inout State) in if isThere(state) { remove(&state) } }
+      }
       return .merge(
         Self.embed(
-          effect, { embed($0) }, at: path, key: key,
-          child: { (state: State) in isThere(state) ? state[keyPath: path] : nil },
-          modify: { state, change in if isThere(state) { change(&state[keyPath: path]!) } },
-          keys: { state in
-            let now = Self.key(of: state[keyPath: path])
+          effect, { embed($0) }, at: path, key: key, owns: owns,
+          child: { (state: State) in isThere(state) ? read(state) : nil },
+          modify: { state, change in if isThere(state) { modify(&state, change) } },
+          keys: { (state: State) in
+            let now = find(state)
             return { $0 == now }
-          }, remove: { state in if isThere(state) { state[keyPath: path] = nil } }),
+          }, remove: removeIfThere),
         parent(&state, action))
     }
   }
@@ -1186,12 +1192,12 @@ nonisolated private func dumpWrap(
       report(message, fails)
       if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
     }
-    reporter.nextStackID = { [log] in log.nextStackID() }
+    reporter.nextStackID = log.screenIDs.next
     self.context = reporter
-    let initialState = miniReduxReporter.withValue(reporter) { initialState() }
+    let initialState = miniReduxReporter.withValue(reporter, operation: initialState)
     log.lastState = initialState
     let recording: Reducer<State, Action> = { [log] state, action in
-      let (before, ids) = (state, log.stackIDs)
+      let (before, ids) = (state, log.screenIDs.peek())
       log.noteDismissal(before: state)
       let effect = reducer(&state, action)
       if log.awaitsSentAction {
@@ -1258,7 +1264,7 @@ nonisolated private func dumpWrap(
         .joined()
       try fail("\(step): actions received earlier were not asserted with receive:" + unasserted, at)
     }
-    let (before, ids) = (store.state, log.stackIDs)
+    let (before, ids) = (store.state, log.screenIDs.peek())
     let task = start(action, sentAt: "sent at \(fileID):\(line)")
     drainEffects()
     guard let after = log.sentState else {
@@ -1479,7 +1485,7 @@ nonisolated private func dumpWrap(
     var expected = exhaustivity == .on ? before : after
     // NB: A stack the closure pushes to gets the ids the step's own pushes got.
     var reporter = context
-    reporter.nextStackID = stackIDs(from: ids)
+    reporter.nextStackID = stackIDs(from: ids).next
     try miniReduxReporter.withValue(reporter) { try update?(&expected) }
     guard expected != after else {
       guard exhaustivity == .on, update != nil, before == after else { return }
@@ -1562,24 +1568,15 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   /// The test's sends whose effects are, or were, in flight, and where each was sent.
   var sent: [(action: Action, sentAt: String, task: StoreTask)] = []
   private var waiters: [CheckedContinuation<Void, Never>] = []
-  // NB: Sound: read and written on `idQueue` only, as a stack may grow off the main actor.
-  nonisolated(unsafe) private var nextID = 0
-  nonisolated private let idQueue = DispatchQueue(label: "MiniRedux.TestStore")
+  /// The ids of the stacks the test makes, from 0.
+  let screenIDs = stackIDs(from: 0)
   init(createdAt: StepLocation) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
-  /// The next stack id the test store's counter gives.
-  var stackIDs: Int { idQueue.sync { nextID } }
-  nonisolated func nextStackID() -> Int {
-    idQueue.sync {
-      defer { nextID += 1 }
-      return nextID
-    }
-  }
 
   /// Records as a step a change of the state since the last step: a child's dismissal.
   func noteDismissal(before state: State) where State: Equatable {
     guard let lastState, lastState != state else { return }
-    received.append((nil, lastState, state, stackIDs))
+    received.append((nil, lastState, state, screenIDs.peek()))
     self.lastState = state
     wake()
   }
