@@ -814,7 +814,7 @@ extension Runtime {
   private(set) var byID:
     [EffectID: (first: RunningEffect, others: [ObjectIdentifier: RunningEffect])] = [:]
   /// The ids with effects in flight that watch the state (`IDBox.watchesState`).
-  private(set) var watched: Set<EffectID> = [] { didSet { hasWatched = !watched.isEmpty } }
+  fileprivate(set) var watched: Set<EffectID> = [] { didSet { hasWatched = !watched.isEmpty } }
   // NB: A flag, as each reduction reads it (HowItWorks' table).
   private(set) var hasWatched = false
 
@@ -1059,7 +1059,6 @@ nonisolated struct Reporter: Sendable {
   var recordIssue: @Sendable (String, StepLocation) -> Bool = { recordTestIssue($0, at: $1) }
   /// Hands out the ids of stack screens, each once: the process's counter, or a test store's.
   var nextStackID = stackIDs(from: 0).next
-  func callAsFunction(_ message: String, _ fails: Bool) { report(message, fails) }
 }
 
 /// A counter of stack screens' ids that starts at `first`: `next` gives one, `peek` tells it.
@@ -1071,7 +1070,7 @@ nonisolated func stackIDs(from first: Int) -> (next: @Sendable () -> Int, peek: 
 }
 
 @usableFromInline nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
-  miniReduxReporter.get()(message, fails)
+  miniReduxReporter.get().report(message, fails)
 }
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
@@ -1190,11 +1189,6 @@ extension Send {
   }
 }
 
-extension Registry {
-  /// Stops looking for what `id` belongs to in the state.
-  func stopWatching(_ id: EffectID) { watched.remove(id) }
-}
-
 extension Runtime {
   /// Cancels the effects of the embedded children that the state no longer holds, whoever removed
   /// them: their parent, a reducer around their embedding, a grandparent.
@@ -1202,7 +1196,7 @@ extension Runtime {
     var byEmbedding: [AnyHashable: [(key: AnyHashable, id: EffectID)]] = [:]
     for id in watched {
       guard let place = id as? Place<State> else {
-        stopWatching(id)
+        watched.remove(id)
         miniReduxReport(
           "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded "
             + "inside a reducer that was embedded by hand (called from another reducer, its "

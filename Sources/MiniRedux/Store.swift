@@ -615,7 +615,7 @@ extension Reduce {
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
     forEach(
-      path, id: { $0[$1].id }, key: { $0[$1].id }, remove: { Self.remove($1, from: &$0) },
+      path, id: { $0[$1].id }, remove: { Self.remove($1, from: &$0) },
       action: embed, extract: extract, child: child)
   }
 
@@ -642,29 +642,28 @@ extension Reduce {
     child: @escaping Reducer<Screen, ChildAction>
   ) -> Self {
     forEach(
-      path, id: { $0.ids[$1] }, key: { $0.ids[$1] },
+      path, id: { $0.ids[$1] },
       remove: {
         $0.removeSubrange($1...)
         return true
       }, action: embed, extract: extract, child: child)
   }
 
-  /// Both `forEach`s: `idAt` tells the id of the element at an index, which actions name,
-  /// `keyAt` who it is, whose effects end when no element is it, and `remove` removes a child that
-  /// dismisses itself, returning whether it could.
+  /// Both `forEach`s: `idAt` tells the id of the element at an index, which actions name and
+  /// whose effects end when no element has it, and `remove` removes a child that dismisses
+  /// itself, returning whether it could.
   @inlinable
   func forEach<
-    Rows: MutableCollection, ID: Hashable & Sendable, Key: Hashable & Sendable, ChildAction
+    Rows: MutableCollection, ID: Hashable & Sendable, ChildAction
   >(
     _ path: sending WritableKeyPath<State, Rows>, id idAt: @escaping (Rows, Rows.Index) -> ID,
-    key keyAt: @escaping (Rows, Rows.Index) -> Key,
     remove: @escaping (inout Rows, Rows.Index) -> Bool,
     action embed: @escaping (ID, ChildAction) -> Action,
     extract: (@MainActor (Action) -> (ID, ChildAction)?)?,
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
-    nonisolated(unsafe) let (embed, idAt, keyAt, remove) = (embed, idAt, keyAt, remove)
+    nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
     let (parent, extract) = (reduce, extract ?? Self.extract { embed($0.0, $0.1) })
     func find(_ id: ID, in rows: Rows, after start: Rows.Index? = nil) -> Rows.Index? {
       rows.indices[(start.map(rows.index(after:)) ?? rows.startIndex)...].first {
@@ -686,12 +685,12 @@ extension Reduce {
         Self.dismissed(effect, by: action, removed: remove(&state[keyPath: path], index))
         return parent(&state, action)
       }
-      let key = keyAt(state[keyPath: path], index)
+      let key = idAt(state[keyPath: path], index)
       // NB: Where it was first: a row's own children are found with no search while no row
       // moves, so rows that each have children in flight cost n, not n·n.
       let place = { (rows: Rows) in
-        index >= rows.startIndex && index < rows.endIndex && keyAt(rows, index) == key
-          ? index : rows.indices.first { keyAt(rows, $0) == key }
+        index >= rows.startIndex && index < rows.endIndex && idAt(rows, index) == key
+          ? index : rows.indices.first { idAt(rows, $0) == key }
       }
       return .merge(
         Self.embed(
@@ -702,14 +701,9 @@ extension Reduce {
           },
           keys: { state in
             let rows = state[keyPath: path]
-            var (searches, ids) = (0, Set<AnyHashable>())
-            return { key in
-              // NB: Up to 8 keys, a search each; more, a set of the ids, made once: n + k, not n·k.
-              searches += 1
-              if searches == 9 { ids = Set(rows.indices.lazy.map { AnyHashable(keyAt(rows, $0)) }) }
-              return searches > 8
-                ? ids.contains(key) : rows.indices.contains { AnyHashable(keyAt(rows, $0)) == key }
-            }
+            // NB: A set of the rows' keys, made once per look: n + k, not n·k.
+            lazy var keys = Set(rows.indices.map { AnyHashable(idAt(rows, $0)) })
+            return { keys.contains($0) }
           },
           remove: { state in
             if let index = place(state[keyPath: path]) { _ = remove(&state[keyPath: path], index) }
