@@ -126,13 +126,11 @@ extension Effect {
     composite(effects, Operation.concatenate)
   }
 
-  private static func composite(_ effects: some Sequence<Self>, _ make: (Parts) -> Operation)
-    -> Self
+  private static func composite(_ effects: some Sequence<Self>, _ op: (Parts) -> Operation) -> Self
   {
     let parts = effects.filter { !$0.isNone }
-    return parts.count > 1 ? Self(operation: make(Parts(parts))) : parts.first ?? .none
+    return parts.count > 1 ? Self(operation: op(Parts(parts))) : parts.first ?? .none
   }
-
 }
 
 // MARK: - Cancellation and time
@@ -202,8 +200,7 @@ public struct Send<Action: Sendable>: Sendable {
 // MARK: - What an effect is made of
 
 extension Effect {
-  // NB: `send`, `run` and `pause` are `indirect`, so that the enum's layout does not depend on
-  // `Action` (HowItWorks' table), and an action may carry an effect.
+  // NB: `indirect`: a layout free of `Action` (HowItWorks' table); an action may carry an effect.
   @usableFromInline enum Operation: Sendable {
     case none
     indirect case send(Action)
@@ -301,15 +298,11 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
   }
 }
 
-// NB: Unchecked, as the value is only `sending`: made in its maker's isolation, then only hashed
-// and compared.
+// NB: Unchecked: the value is `sending`, made in its maker's isolation, then only hashed and compared.
 @usableFromInline final class TypedEffectID<Value: Hashable>: EffectID, @unchecked Sendable {
   @usableFromInline let value: Value
 
-  @inlinable init(_ value: sending Value) {
-    self.value = value
-    super.init()
-  }
+  @inlinable init(_ value: sending Value) { self.value = value }
 
   @usableFromInline override func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(Value.self))

@@ -409,21 +409,16 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
 
 // MARK: - Child features
 
-/// A feature's reducer as a value, to which each child feature is added by one call, in the order
-/// a reader thinks of them: the feature's own logic, then its children (<doc:CompositionAndScoping>).
-///
-/// Each call names the child's state and the case of `Action` that wraps the child's actions, as
-/// the function that makes it (`Action.row`); the child's reducer runs first, then the feature's
-/// own, for every action. A closure in its place that wraps further (a case inside a case) is
-/// never matched by the case's name: pass `extract:` with it.
+/// A feature's reducer as a value, to which each child feature is added by one call that names
+/// the child's state and the case of `Action` wrapping its actions (`Action.row`); the child's
+/// reducer runs first, then the feature's own (<doc:CompositionAndScoping>).
 /// ```swift
 /// static let reducer = Reduce(core)
 ///   .scope(\.header, action: Action.header, child: Header.reduce)
 ///   .ifLet(\.sheet, action: Action.sheet, child: Sheet.reduce)
 ///   .forEach(\.rows, action: Action.row, child: Row.reduce)
 /// ```
-// NB: Unchecked, as Swift 5 mode does not see a main-actor closure as `Sendable`: it is one, called
-// only on the main actor.
+// NB: Unchecked: Swift 5 mode does not see a main-actor closure as `Sendable`, which it is.
 public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   /// The reducer, as a ``Store`` runs it.
   public let reduce: Reducer<State, Action>
@@ -440,10 +435,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
 }
 
 extension Reduce {
-  /// This reducer with a child feature that is always there, at `path`: the child's reducer runs
-  /// on that part of the state for each action of the case `embed` makes, then this reducer runs.
-  /// The store reads `path` after each `send` while the child's own children have effects in
-  /// flight, so it must stay valid: for an element of a collection, `\.panels[0]`, use `forEach`.
+  /// This reducer with a child feature that is always there, at `path`, which must stay valid:
+  /// for an element of a collection, `\.panels[0]`, use `forEach`.
   /// ```swift
   /// static let reducer = Reduce(core)
   ///   .scope(\.counter, action: Action.counter, child: Counter.reduce)
@@ -451,8 +444,7 @@ extension Reduce {
   /// - Parameters:
   ///   - path: Where the child's state is.
   ///   - embed: The case that wraps the child's actions, named as the function that makes it.
-  ///   - extract: The child's action in an action, if it is one; by default, the case's name is
-  ///     read at run time (<doc:CompositionAndScoping> says what it costs).
+  ///   - extract: The child's action in an action, if it is one; by default, read at run time.
   ///   - child: The child's reducer.
   /// - Returns: A reducer that runs both.
   @inlinable public func scope<ChildState, ChildAction>(
@@ -468,12 +460,10 @@ extension Reduce {
       read: { $0[keyPath: path] }, modify: { $1(&$0[keyPath: path]) }, remove: nil)
   }
 
-  /// This reducer, whose state is an enum (the screens of a stack, the destinations of a sheet),
-  /// with a child feature for the case `embedState` makes: the child's reducer runs on that
-  /// case's state for each action of the case `embed` makes, then this reducer runs. An action
-  /// for another case than the one the state shows is dropped and reported, and the child's
-  /// effects end in the `send` that sets the state to another case, as `ifLet`'s do. With no
-  /// reducer of its own, such as an alert's, the child dismisses itself on any of its actions.
+  /// This reducer, whose state is an enum (a stack's screens, a sheet's destinations), with a
+  /// child feature for the case `embedState` makes: its effects end when the state shows another
+  /// case, and an action for a case not shown is dropped and reported. With no reducer of its
+  /// own, as an alert's, the child dismisses itself on any of its actions.
   /// ```swift
   /// static let reducer = Reduce<State, Action> { _, _ in .none }
   ///   .scope(State.detail, action: Action.detail, child: Detail.reduce)
@@ -481,8 +471,7 @@ extension Reduce {
   ///   .scope(State.alert, action: Action.alert)
   /// ```
   /// - Parameters:
-  ///   - embedState: The case of `State` that holds the child's state, named as the function
-  ///     that makes it.
+  ///   - embedState: The case of `State` that holds the child's state.
   ///   - embed: The case that wraps the child's actions, named as the function that makes it.
   ///   - extract: The child's action in an action, if it is one; by default, read at run time.
   ///   - child: The child's reducer; by default, one that returns ``Effect/dismiss``.
@@ -511,14 +500,9 @@ extension Reduce {
   }
 
   /// This reducer with a child feature that comes and goes, optional state at `path` (a sheet, an
-  /// alert, a detail): the child's reducer runs while it is present, then this reducer runs.
-  ///
-  /// The child's effects end in the `send` that sets it to `nil` or to another `id`; an action for
-  /// a child that is not present is dropped and reported (<doc:NavigationAndChildFeatures>). An
-  /// optional enum of destinations is a child per case: its effects end when another case is
-  /// set; a `Reduce` over the enum adds each case's feature with `scope(State.edit, ...)`, which
-  /// drops an action for another case than the one shown. A child whose reducer returns
-  /// ``Effect/dismiss`` is set to `nil` in that reduction.
+  /// alert): its effects end in the `send` that sets it to `nil`, or to another `id` or enum case,
+  /// and an action for it while it is `nil` is dropped and reported; ``Effect/dismiss`` sets it to
+  /// `nil` (<doc:NavigationAndChildFeatures>).
   /// ```swift
   /// static let reducer = Reduce(core)
   ///   .ifLet(\.timer, action: Action.timer, child: Timer.reduce)
@@ -589,21 +573,17 @@ extension Reduce {
     }
   }
 
-  /// This reducer with a child feature per element of a collection at `path` (rows, a navigation
-  /// stack): the reducer of the element whose `id` an action names runs, then this reducer runs.
-  ///
-  /// An element's effects end with it, in the `send` that removes it; an action for an element
-  /// that is not there is dropped and reported, and so is an `id` that two elements share
-  /// (<doc:NavigationAndChildFeatures>). An element whose reducer returns ``Effect/dismiss`` is
-  /// removed in that reduction.
+  /// This reducer with a child feature per element of a collection at `path`, each named by its
+  /// `id`: its effects end in the `send` that removes it, an action for an element not there (or
+  /// whose `id` two share) is reported, and ``Effect/dismiss`` removes it
+  /// (<doc:NavigationAndChildFeatures>).
   /// ```swift
   /// static let reducer = Reduce(core)
   ///   .forEach(\.rows, action: Action.row, child: Row.reduce)
   /// ```
   /// - Parameters:
   ///   - path: Where the collection is.
-  ///   - embed: The case that wraps an element's id and action, named as the function that makes
-  ///     it.
+  ///   - embed: The case that wraps an element's id and action.
   ///   - extract: The id and the child's action in an action, if it is one; by default, read at
   ///     run time.
   ///   - child: An element's reducer.
@@ -619,18 +599,15 @@ extension Reduce {
       action: embed, extract: extract, child: child)
   }
 
-  /// This reducer with a child feature per screen of a navigation stack at `path`, as
-  /// ``forEach(_:action:extract:child:)-(_,_,_,Reducer<Rows.Element,ChildAction>)`` does for
-  /// rows, the ids being those the stack gave its screens. A screen that returns
-  /// ``Effect/dismiss`` is popped with every screen above it.
+  /// This reducer with a child feature per screen of a navigation stack at `path`, named by the
+  /// ids the stack gave, as for rows; ``Effect/dismiss`` pops the screen and those above it.
   /// ```swift
   /// static let reducer = Reduce(core)
   ///   .forEach(\.path, action: Action.path, child: Path.reduce)
   /// ```
   /// - Parameters:
   ///   - path: Where the stack is.
-  ///   - embed: The case that wraps a screen's id and action, named as the function that makes
-  ///     it.
+  ///   - embed: The case that wraps a screen's id and action.
   ///   - extract: The id and the screen's action in an action, if it is one; by default, read at
   ///     run time.
   ///   - child: A screen's reducer.
@@ -768,9 +745,8 @@ extension Store {
 
 // How an embedding finds a child's actions, tells who a child is, and reports what it drops.
 extension Reduce {
-  /// Extracts from an action the payload of the case `embed` makes, telling cases apart by name,
-  /// as `print` does; the name is learned from the first action whose payload is a `Payload`, and
-  /// the names of cases with no payload as they come, so that each is reflected on once.
+  /// Extracts from an action the payload of the case `embed` makes, telling cases apart by name:
+  /// learned from the first action with a `Payload`, and those of other cases as they come.
   @usableFromInline nonisolated static func extract<Whole, Payload>(
     _ embed: @escaping (Payload) -> Whole
   ) -> @MainActor (Whole) -> Payload? {
@@ -794,8 +770,7 @@ extension Reduce {
     }
   }
 
-  /// Who a present child is: the same while present, and, if `Identifiable`, while its `id` is; if
-  /// an enum, while its case is, and its value's `id`, if it has one, as in TCA.
+  /// Who a present child is: its `id` if `Identifiable`; an enum's case, and its value's `id`.
   @usableFromInline static func key<Child>(of child: Child?) -> AnyHashable? {
     child.map { child in
       if let child = child as? any Identifiable { return id(of: child) }
@@ -808,8 +783,7 @@ extension Reduce {
 
   private static func id(of child: some Identifiable) -> AnyHashable { child.id }
 
-  /// An effect that reports `action` dropped, as `reason`: the child it is for is gone. Mapped
-  /// on its way out, it names the action as the view sent it.
+  /// An effect that reports `action` dropped, as `reason`, named as the view sent it.
   @usableFromInline static func drop(_ action: Action, _ reason: String) -> Effect<Action> {
     Effect(
       operation: .report(action) {
@@ -818,8 +792,7 @@ extension Reduce {
       })
   }
 
-  /// Reports what a child that dismissed itself at once, with `action`, returned besides
-  /// `.dismiss`, which ended with it, unstarted; or a collection that could not remove it.
+  /// Reports a collection that could not remove a child, or what it returned with `.dismiss`.
   @usableFromInline static func dismissed<ChildAction>(
     _ effect: Effect<ChildAction>, by action: Action, removed: Bool = true
   ) {
@@ -843,13 +816,12 @@ extension Reduce {
   @usableFromInline nonisolated static func remove<Rows: Collection>(
     _ index: Rows.Index, from rows: inout Rows
   ) -> Bool {
-    func removing<Removable: RangeReplaceableCollection>(from rows: Removable) -> Any {
-      var rows = rows
+    func remove<Removable: RangeReplaceableCollection>(from rows: inout Removable) {
       rows.remove(at: index as! Removable.Index)
-      return rows
     }
-    guard let removable = rows as? any RangeReplaceableCollection else { return false }
-    rows = removing(from: removable) as! Rows
+    guard var removable = rows as? any RangeReplaceableCollection else { return false }
+    remove(from: &removable)
+    rows = removable as! Rows
     return true
   }
 }
