@@ -64,16 +64,14 @@ public typealias Reducer<State, Action: Sendable> =
   private var (hasListeners, nextListenerID) = (false, 0)
   /// How many listeners were cancelled: a notification during which it moves skips them.
   private var cancellations = 0
-  // What Observation and the attached scoped stores need, which the layer below keeps:
+  // What the layer of observation and scoped stores keeps:
   fileprivate let registrar = ObservationRegistrar()
   // NB: A key path literal in a generic class is built anew at each use; this one once.
   fileprivate let stateKeyPath: KeyPath<Store, State> = \.state
-  /// Whether `state`, or a property through the store, was read since the last change: if not,
-  /// Observation has no one to tell. `isStateObserved`: `state` itself.
+  /// Whether `state` or a property was read since the last change; `isStateObserved`: `state`.
   fileprivate var (isObserved, isStateObserved) = (false, false)
-  /// The properties read through the store: each one's key path in the state, the key path
-  /// Observation knows it by, whether it was read since Observation last heard of a change of it,
-  /// and, while it is, whether the state changed it since the last look.
+  /// The properties read through the store: the key path in the state, the token Observation
+  /// knows it by, whether it was read since its last change, and whether the state changed it.
   private(set) var observed:
     [(keyPath: AnyKeyPath, token: AnyKeyPath, isObserved: Bool, changed: () -> Bool)] = []
   /// The attached scoped stores; `notify` returns `false` once the scoped store is released.
@@ -167,18 +165,15 @@ public typealias Reducer<State, Action: Sendable> =
       willChange.send()
     #endif
     if isObserved { notifyObservation() }
-    // NB: Each list in a function of its own (HowItWorks' table).
-    if hasListeners { notifyListeners() }
-    if hasScopes { notifyScopes() }
-  }
-
-  private func notifyListeners() {
-    let (state, cancellations) = (core.read(), cancellations)
-    // NB: Over a copy, as a listener may subscribe; one cancelled meanwhile hears nothing.
-    for entry in listeners {
-      if self.cancellations != cancellations, !isSubscribed(entry.id) { continue }
-      entry.listener(state)
+    if hasListeners {
+      let (state, cancellations) = (core.read(), cancellations)
+      // NB: Over a copy, as a listener may subscribe; one cancelled meanwhile hears nothing.
+      for entry in listeners {
+        if self.cancellations != cancellations, !isSubscribed(entry.id) { continue }
+        entry.listener(state)
+      }
     }
+    if hasScopes { notifyScopes() }
   }
 
   // NB: A function of its own: written in the loop, as its `where`, it cost S6a 4.4 times.
