@@ -264,12 +264,11 @@ extension Store {
     action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
     guard var last = toChildState(core.read()) else { return nil }
-    let child: Store<ChildState, ChildAction> = scope(
+    return scope(
       state: { state in
         last = toChildState(state) ?? last
         return last
-      }, action: toParentAction)
-    return child
+      }, action: toParentAction) as Store<ChildState, ChildAction>
   }
 
   /// Reads a property of the state, as `store.count` reads `store.state.count`; Observation hears
@@ -306,30 +305,23 @@ extension Store {
 
   /// Watches `keyPath`, whose value is `value` now, for Observation; returns its index.
   private func observe<Value>(_ keyPath: KeyPath<State, Value>, _ value: Value) -> Int {
-    let changed =
-      (Value.self as? any Equatable.Type).map { isChanged(keyPath, value, $0) } ?? { true }
+    // NB: `Compared` is `Value`, opened from a metatype: no cast per comparison.
+    func changed<Compared: Equatable>(_: Compared.Type) -> () -> Bool {
+      var (keyPath, last) = (keyPath as! KeyPath<State, Compared>, value as! Compared)
+      return { [unowned self] in
+        let value = core.read()[keyPath: keyPath]
+        defer { last = value }
+        return value != last
+      }
+    }
     // NB: A token for Observation, told apart by its index; it is never read.
     let token = \Store.[observed: observed.count]
-    observed.append((keyPath, token, false, changed))
+    observed.append(
+      (keyPath, token, false, (Value.self as? any Equatable.Type).map { changed($0) } ?? { true }))
     return observed.count - 1
   }
 
   private subscript(observed index: Int) -> Int { index }
-
-  /// Whether the state changed `keyPath` from the last value seen, which it then remembers,
-  /// compared with `Equatable` of the type opened.
-  private func isChanged<Value, Compared: Equatable>(
-    _ keyPath: KeyPath<State, Value>, _ value: Value, _: Compared.Type
-  ) -> () -> Bool {
-    // NB: `Compared` is `Value`, opened from a metatype: no cast per comparison.
-    var (keyPath, last) = (keyPath as! KeyPath<State, Compared>, value as! Compared)
-    return { [unowned self] in
-      let value = core.read()[keyPath: keyPath]
-      guard value != last else { return false }
-      last = value
-      return true
-    }
-  }
 
   /// Tells Observation that the state changed, if `state` was read since it last heard of it,
   /// and of each property read since then that the new state changed; an observer reads again.
