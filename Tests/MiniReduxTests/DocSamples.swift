@@ -12,6 +12,11 @@ import Testing
 
 @testable import MiniRedux
 
+// NB: The samples' views compile only where SwiftUI exists; their expressions run everywhere.
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
+
 /// A stand-in for swift-dependencies' `withDependencies`, with its shape: a task-local set of
 /// values, changed for the operation.
 struct DependencyStub: Sendable {
@@ -1656,6 +1661,219 @@ struct TellThenDismissSamples {
     } matching: {
       $0.description.contains("a child's dismissal of itself")
     }
+  }
+}
+
+// Sample: NavigationAndChildFeatures.md, an enum destination: a sheet and an alert
+/// A contact's form, presented as a sheet: Save tells the list, then closes the sheet.
+enum ContactForm {
+  struct State: Equatable, Identifiable {
+    let id: Int
+    var name = ""
+  }
+  enum Action: Equatable, Sendable {
+    case nameChanged(String), saveTapped, cancelTapped
+    case delegate(Delegate)
+  }
+  enum Delegate: Equatable, Sendable { case save(String) }
+
+  static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+    switch action {
+    case .nameChanged(let name):
+      state.name = name
+      return .none
+    case .saveTapped:
+      return .concatenate(.send(.delegate(.save(state.name))), .dismiss)
+    case .cancelTapped:
+      return .dismiss
+    case .delegate:
+      return .none
+    }
+  }
+}
+
+/// A list of contacts whose one destination is the form, in a sheet, or an alert that asks
+/// before deleting.
+enum Contacts {
+  struct State: Equatable {
+    var names: [String] = []
+    var destination: Destination?
+    var nextID = 0
+  }
+  enum Destination: Equatable {
+    case add(ContactForm.State)
+    case confirmDelete(String)
+  }
+  enum DestinationAction: Equatable, Sendable {
+    case add(ContactForm.Action)
+    case confirmDelete(Alert)
+  }
+  enum Alert: Equatable, Sendable { case delete(String), cancel }
+  enum Action: Equatable, Sendable {
+    case addTapped, deleteTapped(String), sheetDismissed
+    case destination(DestinationAction)
+  }
+
+  static let reducer = Reduce<State, Action> { state, action in
+    switch action {
+    case .addTapped:
+      state.destination = .add(ContactForm.State(id: state.nextID))
+      state.nextID += 1
+    case .deleteTapped(let name):
+      state.destination = .confirmDelete(name)
+    case .sheetDismissed:
+      state.destination = nil
+    case .destination(.add(.delegate(.save(let name)))):
+      state.names.append(name)
+    case .destination(.confirmDelete(.delete(let name))):
+      state.names.removeAll { $0 == name }
+    case .destination:
+      break
+    }
+    return .none
+  }
+  .ifLet(
+    \.destination, action: Action.destination,
+    child: Reduce<Destination, DestinationAction> { _, _ in .none }
+      .scope(Destination.add, action: DestinationAction.add, child: ContactForm.reduce)
+      .scope(Destination.confirmDelete, action: DestinationAction.confirmDelete))
+}
+
+extension Contacts.Destination {
+  var add: ContactForm.State? { if case .add(let form) = self { form } else { nil } }
+  var confirmDelete: String? { if case .confirmDelete(let name) = self { name } else { nil } }
+}
+
+#if canImport(SwiftUI)
+  struct ContactFormView: View {
+    let store: Store<ContactForm.State, ContactForm.Action>
+    var body: some View {
+      Form {
+        TextField(
+          "Name", text: Binding(get: { store.name }, set: { store.send(.nameChanged($0)) }))
+        Button("Save") { store.send(.saveTapped) }
+        Button("Cancel") { store.send(.cancelTapped) }
+      }
+    }
+  }
+
+  struct ContactsView: View {
+    let store: Store<Contacts.State, Contacts.Action>
+    var body: some View {
+      List(store.names, id: \.self) { name in
+        Button(name) { store.send(.deleteTapped(name)) }
+      }
+      .toolbar { Button("Add") { store.send(.addTapped) } }
+      .sheet(
+        item: Binding(
+          get: { store.destination?.add }, set: { if $0 == nil { store.send(.sheetDismissed) } })
+      ) { _ in
+        if let form = store.scope(
+          state: { $0.destination?.add }, action: { .destination(.add($0)) })
+        {
+          ContactFormView(store: form)
+        }
+      }
+      .alert(
+        "Delete \(store.destination?.confirmDelete ?? "")?",
+        isPresented: Binding(get: { store.destination?.confirmDelete != nil }, set: { _ in })
+      ) {
+        if let name = store.destination?.confirmDelete {
+          Button("Delete", role: .destructive) {
+            store.send(.destination(.confirmDelete(.delete(name))))
+          }
+        }
+        Button("Cancel", role: .cancel) { store.send(.destination(.confirmDelete(.cancel))) }
+      }
+    }
+  }
+#endif
+
+@MainActor
+@Suite("Doc samples: an enum destination, a sheet and an alert")
+struct EnumDestinationSamples {
+  @Test("the form tells the list, then closes; the alert closes on either button")
+  func sheetAndAlert() async throws {
+    let store = TestStore(initialState: Contacts.State(), Contacts.reducer)
+    store.timeout = patience
+    try await store.send(.addTapped) {
+      $0.destination = .add(ContactForm.State(id: 0))
+      $0.nextID = 1
+    }
+    try await store.send(.destination(.add(.nameChanged("Ada")))) {
+      $0.destination = .add(ContactForm.State(id: 0, name: "Ada"))
+    }
+    try await store.send(.destination(.add(.saveTapped)))
+    try await store.receive(.destination(.add(.delegate(.save("Ada"))))) { $0.names = ["Ada"] }
+    try await store.receiveDismiss { $0.destination = nil }
+    try await store.send(.deleteTapped("Ada")) { $0.destination = .confirmDelete("Ada") }
+    try await store.send(.destination(.confirmDelete(.cancel))) { $0.destination = nil }
+    try await store.send(.deleteTapped("Ada")) { $0.destination = .confirmDelete("Ada") }
+    try await store.send(.destination(.confirmDelete(.delete("Ada")))) {
+      $0.destination = nil
+      $0.names = []
+    }
+    try await store.finish()
+  }
+
+  @Test("the views' expressions, outside SwiftUI: the sheet's and the alert's bindings")
+  func viewExpressions() {
+    let store = Store(initialState: Contacts.State(), Contacts.reducer)
+    store.send(.addTapped)
+    let form = store.scope(state: { $0.destination?.add }, action: { .destination(.add($0)) })
+    form?.send(.nameChanged("Ada"))
+    #expect(store.destination?.add?.name == "Ada")
+    let setSheet: (ContactForm.State?) -> Void = { if $0 == nil { store.send(.sheetDismissed) } }
+    setSheet(nil)
+    #expect(store.destination == nil && store.names == [])
+    store.send(.deleteTapped("Ada"))
+    let isPresented = { store.destination?.confirmDelete != nil }
+    #expect(isPresented())
+    if let name = store.destination?.confirmDelete {
+      store.send(.destination(.confirmDelete(.delete(name))))
+    }
+    #expect(!isPresented())
+  }
+}
+
+// Sample: TestingAFeature.md, screens named 0, 1, 2 in a test store
+extension DocSamples {
+  @Test("a test store's stacks count ids from 0: its initial state's, its steps', its closures'")
+  func stackIDsInATestStore() async throws {
+    typealias App = StackSamples.App
+    typealias Detail = StackSamples.Detail
+    let store = TestStore(initialState: App.State(), App.reducer)
+    try await store.send(.push) { $0.path.append(.detail(Detail.State())) }
+    try await store.send(.path(id: 1, .detail(.tapped))) {
+      $0.path[id: 1] = .detail(Detail.State(taps: 1))
+    }
+    #expect(store.state.path.ids == [0, 1])
+    try await store.finish()
+
+    // A state made before the test store keeps the ids the process gave it.
+    let (first, second) = (App.State(), App.State())
+    let made = TestStore(initialState: second, App.reducer)
+    #expect(made.state.path.ids == second.path.ids && second.path.ids != first.path.ids)
+    try await made.finish()
+  }
+
+  @Test("a send that fails for unasserted received actions keeps them to be received")
+  func failingSendKeepsReceivedActions() async throws {
+    typealias Counter = TestStoreDocSamples.Counter
+    let store = TestStore(initialState: Counter.State(count: 1), Counter.reduce)
+    store.timeout = patience
+    let task = try await store.send(.factTapped) { $0.isLoading = true }
+    await task.finish()
+    try await withKnownIssue {
+      try await store.send(.incrementTapped) { $0.count = 2 }
+    } matching: {
+      $0.description.contains("actions received earlier were not asserted")
+    }
+    try await store.receive(.factLoaded("1 is odd")) {
+      $0.isLoading = false
+      $0.fact = "1 is odd"
+    }
+    try await store.finish()
   }
 }
 
