@@ -575,7 +575,8 @@ extension Reduce {
   ///     run time.
   ///   - child: An element's reducer.
   /// - Returns: A reducer that runs both.
-  @inlinable public func forEach<Rows: MutableCollection, ChildAction>(
+  // NB: Disfavored, so that a stack of Identifiable screens is found by the stack's ids.
+  @_disfavoredOverload @inlinable public func forEach<Rows: MutableCollection, ChildAction>(
     _ path: sending WritableKeyPath<State, Rows>,
     action embed: @escaping (Rows.Element.ID, ChildAction) -> Action,
     extract: (@MainActor (Action) -> (Rows.Element.ID, ChildAction)?)? = nil,
@@ -698,7 +699,7 @@ extension Reduce {
   ) -> Self { ifLet(path, action: embed, extract: extract, child: child.reduce) }
 
   /// `forEach`, with elements whose reducer is a ``Reduce`` value.
-  @inlinable public func forEach<Rows: MutableCollection, ChildAction>(
+  @_disfavoredOverload @inlinable public func forEach<Rows: MutableCollection, ChildAction>(
     _ path: sending WritableKeyPath<State, Rows>,
     action embed: @escaping (Rows.Element.ID, ChildAction) -> Action,
     extract: (@MainActor (Action) -> (Rows.Element.ID, ChildAction)?)? = nil,

@@ -225,6 +225,27 @@ struct StackTests {
     var taps = 0
   }
 
+  fileprivate struct Numbered: Equatable, Identifiable {
+    let id: Int
+    var taps = 0
+  }
+
+  @Test("screens whose own ids are Ints, as the stack's are, are still found by the stack's ids")
+  func intIdentifiableScreens() async {
+    enum Action { case screen(id: Int, Bool) }
+    let reducer = Reduce<StackState<Numbered>, Action> { _, _ in .none }
+      .forEach(\.self, action: Action.screen) { (screen: inout Numbered, _: Bool) in
+        screen.taps += 1
+        return .none
+      }
+    let store = Store(initialState: [Numbered(id: 500), Numbered(id: 501)], reducer)
+    let (screen, unused) = (store.state.ids[1], store.state.ids[1] + 1_000)
+    let reports = await capturingReports { store.send(.screen(id: screen, true)) }.reports
+    #expect(store.state.map(\.taps) == [0, 1] && reports.isEmpty)
+    let dropped = await capturingReports { store.send(.screen(id: unused, true)) }.reports
+    #expect(dropped.count == 1 && store.state.map(\.taps) == [0, 1])
+  }
+
   @Test("screens that are Identifiable themselves are still found by the stack's ids")
   func identifiableScreens() {
     let reducer = Reduce<StackState<Named>, (Int, Bool)> { _, _ in .none }
