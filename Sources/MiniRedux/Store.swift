@@ -1155,11 +1155,11 @@ nonisolated private func dumpWrap(
     set { log.exhaustivity = newValue }
   }
 
-  private var store: Store<State, Action>!
+  private let store: Store<State, Action>
   private let log: TestStoreLog<State, Action>
-  /// What the store's work runs with: the reports, which fail the next step, and stack ids from 0.
-  private let context: Reporter
-  /// Runs the store's effects: a `TestExecutor`, where there are task executors.
+  /// What the store's work runs with: reports that fail the next step, and stack ids from 0.
+  private let reporter: Reporter
+  /// Runs the store's effects, where there are task executors, so that a step can tell they ran.
   private let executor: AnyObject? = {
     guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
     return TestExecutor()
@@ -1185,34 +1185,27 @@ nonisolated private func dumpWrap(
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
     log = TestStoreLog(createdAt: (fileID, filePath, line, column))
-    // NB: What MiniRedux reports meanwhile on the main actor fails the next step; the effects
-    // inherit the context, and so do the actions they send.
+    // NB: The effects inherit the reporter, and so do the actions they send.
     var reporter = miniReduxReporter.get()
     reporter.report = { [report = reporter.report, weak log] message, fails in
       report(message, fails)
       if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
     }
     reporter.nextStackID = log.screenIDs.next
-    self.context = reporter
+    self.reporter = reporter
     let initialState = miniReduxReporter.withValue(reporter, operation: initialState)
     log.lastState = initialState
     let recording: Reducer<State, Action> = { [log] state, action in
       let (before, ids) = (state, log.screenIDs.peek())
-      log.noteDismissal(before: state)
+      log.noteDismissal(state)
       let effect = reducer(&state, action)
-      if log.awaitsSentAction {
-        (log.awaitsSentAction, log.sentState) = (false, state)
-      } else {
-        log.received.append((action, before, state, ids))
-        log.wake()
-      }
-      log.lastState = state
+      log.record(action, before, state, stackIDs: ids)
       return effect
     }
     store = Store(
       initialState: initialState, initialAction: nil, recording, context: context,
       executor: executor)
-    store.subscribe { [log] in log.noteDismissal(before: $0) }
+    store.subscribe { [log] in log.noteDismissal($0) }
     if let initialAction { _ = start(initialAction, sentAt: "the initialAction") }
   }
 
@@ -1234,8 +1227,7 @@ nonisolated private func dumpWrap(
   }
 
   deinit {
-    // NB: Main-actor state: read at once on the main thread, where tests release test stores, else
-    // in a task, which keeps the store, and the effects it lists, alive until it runs.
+    // NB: Off the main thread, a task checks later, keeping the store and its effects alive.
     if isMainQueue() {
       MainActor.assumeIsolated { log.reportIfUnaccounted() }
     } else {
@@ -1256,25 +1248,22 @@ nonisolated private func dumpWrap(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async throws -> StoreTask {
-    let (step, at) = ("send(\(dumpLine(action)))", (fileID, filePath, line, column))
+    let (name, at) = ("send(\(dumpLine(action)))", (fileID, filePath, line, column))
     if exhaustivity == .off { log.received.removeAll() }
-    if !log.received.isEmpty {
-      // NB: They stay, to be received, as TCA keeps them.
-      let unasserted = log.received.map { "\n  " + TestStoreLog<State, Action>.describe($0.action) }
-        .joined()
-      try fail("\(step): actions received earlier were not asserted with receive:" + unasserted, at)
+    if !log.received.isEmpty {  // NB: They stay, to be received, as TCA keeps them.
+      let unasserted = log.received.map { "\n  " + log.describe($0.action) }.joined()
+      try fail("\(name): actions received earlier were not asserted with receive:" + unasserted, at)
     }
-    let (before, ids) = (store.state, log.screenIDs.peek())
-    let task = start(action, sentAt: "sent at \(fileID):\(line)")
+    let (task, step) = start(action, sentAt: "sent at \(fileID):\(line)")
     drainEffects()
-    guard let after = log.sentState else {
+    guard let step else {
       try fail(
-        "\(step): MiniRedux did not reduce the action at once; send to a TestStore only from the "
+        "\(name): MiniRedux did not reduce the action at once; send to a TestStore only from the "
           + "test, never from inside its reducer or an observer", at)
       return task
     }
-    try failIfDropped(step, at)
-    try check(update, before: before, after: after, stackIDs: ids, step, at)
+    try failIfDropped(name, at)
+    try check(update, step, name, at)
     return task
   }
 
@@ -1392,10 +1381,9 @@ nonisolated private func dumpWrap(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async throws {
-    try await receive(
-      TestStoreLog<State, Action>.describe(nil), timeout, update,
-      (fileID, filePath, line, column)
-    ) { $0 == nil }
+    try await receive(log.describe(nil), timeout, update, (fileID, filePath, line, column)) {
+      $0 == nil
+    }
   }
 
   /// Forgets the actions received so far; those that effects send later must still be received.
@@ -1432,19 +1420,23 @@ nonisolated private func dumpWrap(
     return (executor as? TestExecutor)?.drain(within: timeout)
   }
 
-  /// Sends `action` to the store as a `send` of the test, and keeps its task while it runs.
-  private func start(_ action: Action, sentAt: String) -> StoreTask {
+  /// Sends `action` as the test's and keeps its task while it runs; returns the step it made,
+  /// none if the store was reducing and queued it.
+  private func start(
+    _ action: Action, sentAt: String
+  ) -> (StoreTask, TestStoreLog<State, Action>.Step?) {
     log.sent.removeAll { $0.task.count == 0 }
-    (log.awaitsSentAction, log.sentState) = (true, nil)
-    let task = miniReduxReporter.withValue(context) { store.send(action) }
-    log.awaitsSentAction = false
-    guard task.count > 0 else { return task }
-    log.sent.append((action, sentAt, task))
-    Task { [weak log] in  // Wakes a wait when the effects end; never cancels them.
-      await task.finish()
-      log?.wake()
+    let count = log.received.count
+    let task = miniReduxReporter.withValue(reporter) { store.send(action) }
+    let sent = log.received[count...].firstIndex { $0.action != nil }
+    if task.count > 0 {
+      log.sent.append((action, sentAt, task))
+      Task { [weak log] in  // Wakes a wait when the effects end; never cancels them.
+        await task.finish()
+        log?.wake()
+      }
     }
-    return task
+    return (task, sent.map { log.received.remove(at: $0) })
   }
 
   private func receive(
@@ -1455,13 +1447,11 @@ nonisolated private func dumpWrap(
     var skipped: [String] = []
     while try await log.wait(timeout, until: { !log.received.isEmpty }) {
       let next = log.received.removeFirst()
-      let received = TestStoreLog<State, Action>.describe(next.action)
+      let received = log.describe(next.action)
       try failIfDropped("receive(\(received))", at)
       if matches(next.action) {
         drainEffects()
-        return try check(
-          update, before: next.before, after: next.after, stackIDs: next.stackIDs,
-          "receive(\(received))", at)
+        return try check(update, next, "receive(\(received))", at)
       }
       guard exhaustivity == .off else {
         return try fail("receive: expected \(expected), but received \(received)", at)
@@ -1476,21 +1466,20 @@ nonisolated private func dumpWrap(
     try fail("receive: expected \(expected), but received \(got) \(why)", at)
   }
 
-  /// Fails unless `update` describes the change from `before` to `after`.
+  /// Fails unless `update` describes the step's change of the state.
   private func check(
-    _ update: ((inout State) throws -> Void)?, before: State, after: State, stackIDs ids: Int,
-    _ step: String, _ at: StepLocation
+    _ update: ((inout State) throws -> Void)?, _ step: TestStoreLog<State, Action>.Step,
+    _ name: String, _ at: StepLocation
   ) throws {
     guard exhaustivity == .on || update != nil else { return }
-    var expected = exhaustivity == .on ? before : after
-    // NB: A stack the closure pushes to gets the ids the step's own pushes got.
-    var reporter = context
-    reporter.nextStackID = stackIDs(from: ids).next
+    var expected = exhaustivity == .on ? step.before : step.after
+    var reporter = self.reporter  // NB: Pushes in `update` get the ids the step's own pushes got.
+    reporter.nextStackID = stackIDs(from: step.stackIDs).next
     try miniReduxReporter.withValue(reporter) { try update?(&expected) }
-    guard expected != after else {
-      guard exhaustivity == .on, update != nil, before == after else { return }
+    guard expected != step.after else {
+      guard exhaustivity == .on, update != nil, step.before == step.after else { return }
       return try fail(
-        "\(step): expected the state to change, but it did not; when an action changes "
+        "\(name): expected the state to change, but it did not; when an action changes "
           + "nothing, pass no closure", at)
     }
     let problem =
@@ -1498,11 +1487,12 @@ nonisolated private func dumpWrap(
       ? "the state does not hold what the closure asserts"
       : update == nil
         ? "the state changed, but no closure asserted it" : "the state is not as expected"
-    let diff = dumpDiff(dumpLines(expected), dumpLines(after))
-    try fail("\(step): \(problem) (- expected, + actual):\n\(diff)", at)
+    let diff = dumpDiff(dumpLines(expected), dumpLines(step.after))
+    try fail("\(name): \(problem) (- expected, + actual):\n\(diff)", at)
   }
 
-  /// Fails if embeddings reported dropping actions since the last step.
+  /// Fails if MiniRedux reported something on the main actor since the last step.
+
   private func failIfDropped(_ step: String, _ at: StepLocation) throws {
     guard !log.dropped.isEmpty else { return }
     defer { log.dropped = [] }
@@ -1552,41 +1542,41 @@ public struct TestStoreFailure: Error, CustomStringConvertible {
 /// Where a test step is written: where the test framework records its failure.
 typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
 
-/// What a ``TestStore`` has seen and not yet checked.
+/// What a ``TestStore`` has seen and not yet checked, apart from it, for its reducer to hold.
 @MainActor final class TestStoreLog<State, Action> {
+  /// A step of the store: an action (`nil`, a child's dismissal in a step of its own), the state
+  /// before and after it, and the next stack id before it.
+  typealias Step = (action: Action?, before: State, after: State, stackIDs: Int)
   let createdAt: StepLocation
   var hasFailed = false  // Then a test store released with work left says nothing more.
   var exhaustivity = Exhaustivity.on
-  var awaitsSentAction = false  // Whether the next action reduced is the test's, not an effect's.
-  var sentState: State?
-  var dropped: [String] = []  // What embeddings reported dropping since the last step.
-  /// What effects caused, in order: an action (`nil`, a child's dismissal in a step of its own),
-  /// the state before and after it, and the next stack id before it.
-  var received: [(action: Action?, before: State, after: State, stackIDs: Int)] = []
-  /// The state after the last step; a change since then, outside a reducer, is a dismissal.
-  var lastState: State?
+  var dropped: [String] = []  // What MiniRedux reported on the main actor since the last step.
+  var received: [Step] = []  // What effects caused, in order.
+  var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
   /// The test's sends whose effects are, or were, in flight, and where each was sent.
   var sent: [(action: Action, sentAt: String, task: StoreTask)] = []
   private var waiters: [CheckedContinuation<Void, Never>] = []
-  /// The ids of the stacks the test makes, from 0.
-  let screenIDs = stackIDs(from: 0)
+  let screenIDs = stackIDs(from: 0)  // Those of the stacks the test makes.
   init(createdAt: StepLocation) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
 
-  /// Records as a step a change of the state since the last step: a child's dismissal.
-  func noteDismissal(before state: State) where State: Equatable {
-    guard let lastState, lastState != state else { return }
-    received.append((nil, lastState, state, screenIDs.peek()))
-    self.lastState = state
+  func record(_ action: Action?, _ before: State, _ after: State, stackIDs: Int) {
+    received.append((action, before, after, stackIDs))
+    lastState = after
     wake()
   }
 
-  static func describe(_ action: Action?) -> String {
+  /// Records a change to `state` since the last step as a step: a child's dismissal.
+  func noteDismissal(_ state: State) where State: Equatable {
+    guard let lastState, lastState != state else { return }
+    record(nil, lastState, state, stackIDs: screenIDs.peek())
+  }
+
+  func describe(_ action: Action?) -> String {
     action.map(dumpLine) ?? "a child's dismissal of itself"
   }
 
-  /// Resumes every wait (later: none can change the list meanwhile); each checks again whether
-  /// what it waits for happened.
+  /// Resumes every wait, each to check again whether what it waits for happened.
   func wake() {
     for waiter in waiters { waiter.resume() }
     waiters = []
@@ -1595,7 +1585,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   /// Waits until `done` holds, no effect runs or the time is up, and returns whether `done` holds;
   /// throws if the test is cancelled.
   @discardableResult func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
-    // NB: The runtime traps on a deadline past Int64.max seconds; this one is years away still.
+    // NB: The runtime traps on a deadline past Int64.max seconds.
     let deadline = ContinuousClock.now + min(timeout, .seconds(Int64.max / 4))
     while !done(), isRunning, ContinuousClock.now < deadline {
       let timer = Task { [weak self] in
@@ -1622,7 +1612,8 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     }
     let actions =
       exhaustivity == .off
-      ? [] : received.map { "  \(Self.describe($0.action)) received but not asserted" }
+      ? [] : received.map { "  \(describe($0.action)) received but not asserted" }
+
     return (effects + actions).joined(separator: "\n")
   }
 
