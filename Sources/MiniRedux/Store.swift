@@ -1159,11 +1159,8 @@ nonisolated private func dumpWrap(
   private let log: TestStoreLog<State, Action>
   /// What the store's work runs with: reports that fail the next step, and stack ids from 0.
   private let reporter: Reporter
-  /// Runs the store's effects, where there are task executors, so that a step can tell they ran.
-  private let executor: AnyObject? = {
-    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
-    return TestExecutor()
-  }()
+  /// Runs the store's effects where `Task.immediate` takes an executor, so steps see them run.
+  private let executor = TestExecutor()
 
   /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens.
   /// ```swift
@@ -1255,7 +1252,7 @@ nonisolated private func dumpWrap(
       try fail("\(name): actions received earlier were not asserted with receive:" + unasserted, at)
     }
     let (task, step) = start(action, sentAt: "sent at \(fileID):\(line)")
-    drainEffects()
+    executor.drain(within: timeout)
     guard let step else {
       try fail(
         "\(name): MiniRedux did not reduce the action at once; send to a TestStore only from the "
@@ -1413,13 +1410,6 @@ nonisolated private func dumpWrap(
     if !unaccounted.isEmpty { try fail("finish(): not accounted for:\n" + unaccounted, at) }
   }
 
-  /// Runs the effects' jobs enqueued so far, within `timeout`, so that those a step started reach
-  /// their first wait; returns how many then sleep on a ``TestClock``, if it got to know.
-  @discardableResult private func drainEffects() -> Int? {
-    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
-    return (executor as? TestExecutor)?.drain(within: timeout)
-  }
-
   /// Sends `action` as the test's and keeps its task while it runs; returns the step it made,
   /// none if the store was reducing and queued it.
   private func start(
@@ -1450,7 +1440,7 @@ nonisolated private func dumpWrap(
       let received = log.describe(next.action)
       try failIfDropped("receive(\(received))", at)
       if matches(next.action) {
-        drainEffects()
+        executor.drain(within: timeout)
         return try check(update, next, "receive(\(received))", at)
       }
       guard exhaustivity == .off else {
@@ -1460,7 +1450,7 @@ nonisolated private func dumpWrap(
     }
     let got = skipped.isEmpty ? "nothing" : "only " + skipped.joined(separator: ", ")
     var why = log.isRunning ? "within \(timeout)" : "and no effect is running"
-    if log.isRunning, let sleepers = drainEffects(), sleepers > 0 {
+    if log.isRunning, let sleepers = executor.drain(within: timeout), sleepers > 0 {
       why += ", while \(sleepers) sleep\(sleepers == 1 ? "s" : "") on a TestClock: advance it"
     }
     try fail("receive: expected \(expected), but received \(got) \(why)", at)
@@ -1686,7 +1676,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   private var state = (
     now: Instant.now, nextID: 0,
     sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)](),
-    executors: [ObjectIdentifier: @Sendable () -> AnyObject?]()
+    executors: [ObjectIdentifier: @Sendable () -> TestExecutor?]()
   )
   let patience: Duration  // How long an advance waits for effects before it moves on without them.
   let createdAt: StepLocation  // Where the test fails if effects outlast the patience.
@@ -1716,28 +1706,19 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// Suspends until an advance reaches `deadline`; a deadline already past returns at once, and
   /// one that is now, a zero-length sleep, waits for the next advance, `advance()` included.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    var leave = {}
-    // NB: Where test stores run effects on a `TestExecutor`; before, no one settles them.
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *),
-      let executor = TestExecutor.current
-    {
-      executor.sleepers += 1
-      leave = { executor.sleepers -= 1 }
+    let executor = TestExecutor.current  // NB: That of a test store, where it runs effects.
+    if let executor {
       queue.sync { state.executors[ObjectIdentifier(executor)] = { [weak executor] in executor } }
     }
-    defer { leave() }
-    let id = queue.sync {
-      state.nextID += 1
-      return state.nextID
-    }
+    executor?.sleepers += 1
+    defer { executor?.sleepers -= 1 }
+    let id = queue.sync { (state.nextID, state.nextID += 1).0 }
     try await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        let isDue = queue.sync {
-          guard deadline >= state.now, !Task.isCancelled else { return true }
+        queue.sync {
+          guard deadline >= state.now, !Task.isCancelled else { return continuation.resume() }
           state.sleepers[id] = (deadline, continuation)
-          return false
         }
-        if isDue { continuation.resume() }
       }
       try Task.checkCancellation()
     } onCancel: {
@@ -1769,17 +1750,19 @@ public final class TestClock: Clock, @unchecked Sendable {
     // NB: One minute for the whole advance: past it, effects that keep running are given up on.
     let deadline = ContinuousClock.now + patience
     var settled = await settle(before: deadline)
-    while let due = queue.sync(execute: { () -> [CheckedContinuation<Void, Never>]? in
+    while queue.sync(execute: {
       guard let next = state.sleepers.values.map(\.deadline).min(), next <= end else {
         state.now = end
-        return nil
+        return false
       }
       state.now = next
-      let due = state.sleepers.filter { $0.value.deadline <= next }.sorted { $0.key < $1.key }
-      for (id, _) in due { state.sleepers[id] = nil }
-      return due.map(\.value.wake)
+      for (id, sleeper) in state.sleepers.sorted(by: { $0.key < $1.key })
+      where sleeper.deadline <= next {
+        state.sleepers[id] = nil
+        sleeper.wake.resume()
+      }
+      return true
     }) {
-      for sleeper in due { sleeper.resume() }
       settled = await settle(before: deadline) && settled
     }
     guard !settled else { return }
@@ -1814,10 +1797,9 @@ public final class TestClock: Clock, @unchecked Sendable {
 
   /// Settles the executors of the test stores whose effects slept on this clock.
   @MainActor private func settle(before deadline: ContinuousClock.Instant) async -> Bool {
-    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return true }
     let executors = queue.sync {
       state.executors = state.executors.filter { $0.value() != nil }
-      return state.executors.values.compactMap { $0() as? TestExecutor }
+      return state.executors.values.compactMap { $0() }
     }
     var settled = true
     for executor in executors { settled = await executor.settle(before: deadline) && settled }
@@ -1827,8 +1809,7 @@ public final class TestClock: Clock, @unchecked Sendable {
 
 /// A serial queue for one test store's effects, so that its steps and a `TestClock` can tell when
 /// they have run; test stores share none, so a busy one never slows another.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-final class TestExecutor: TaskExecutor {
+nonisolated final class TestExecutor: Sendable {
   /// The executor whose queue runs the current code, if any: whose sleeper a `TestClock` holds.
   static var current: TestExecutor? { DispatchQueue.getSpecific(key: key)?() }
   private static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()
@@ -1840,18 +1821,10 @@ final class TestExecutor: TaskExecutor {
   // NB: Weakly, as the queue belongs to the executor.
   init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }
 
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    queue.async {
-      self.ran += 1
-      job.runSynchronously(on: self.asUnownedTaskExecutor())
-    }
-  }
-
   /// Blocks until the jobs enqueued so far have run, each to its next suspension, or `timeout`
   /// passed (a job that blocks its thread holds the test no longer); returns how many of its
   /// effects then sleep on a `TestClock`, if it got to know.
-  func drain(within timeout: Duration) -> Int? {
+  @discardableResult func drain(within timeout: Duration) -> Int? {
     let drained = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var sleepers: Int?  // Sound: written before the signal, read after it.
     queue.async {
@@ -1881,6 +1854,18 @@ final class TestExecutor: TaskExecutor {
       if now == ran { return true }
       (ran, changes) = (now, changes + 1)
       guard changes < 100 || ContinuousClock.now < deadline else { return false }
+    }
+  }
+}
+
+// NB: Where `Task.immediate` takes an executor (macOS 26 on), the store's runtime runs effects here.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+nonisolated extension TestExecutor: TaskExecutor {
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    queue.async {
+      self.ran += 1
+      job.runSynchronously(on: self.asUnownedTaskExecutor())
     }
   }
 }
