@@ -1155,6 +1155,7 @@ nonisolated private func dumpWrap(
     set { log.exhaustivity = newValue }
   }
 
+  private typealias Step = TestStoreLog<State, Action>.Step
   private let store: Store<State, Action>
   private let log: TestStoreLog<State, Action>
   /// What the store's work runs with: reports that fail the next step, and stack ids from 0.
@@ -1224,12 +1225,9 @@ nonisolated private func dumpWrap(
   }
 
   deinit {
+    guard !isMainQueue() else { return MainActor.assumeIsolated { log.reportIfUnaccounted() } }
     // NB: Off the main thread, a task checks later, keeping the store and its effects alive.
-    if isMainQueue() {
-      MainActor.assumeIsolated { log.reportIfUnaccounted() }
-    } else {
-      Task { @MainActor [store, log] in withExtendedLifetime(store) { log.reportIfUnaccounted() } }
-    }
+    Task { @MainActor [store, log] in withExtendedLifetime(store) { log.reportIfUnaccounted() } }
   }
 
   /// Sends `action` and checks that `update` turns the state before it into the state after it
@@ -1301,9 +1299,8 @@ nonisolated private func dumpWrap(
     assert update: ((inout State) throws -> Void)? = nil, fileID: StaticString = #fileID,
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {
-    try await receive(
-      "an action that matches", timeout, update, (fileID, filePath, line, column)
-    ) { $0.map(matches) ?? false }
+    let at = (fileID, filePath, line, column)
+    try await receive("an action that matches", timeout, update, at) { $0.map(matches) ?? false }
   }
 
   /// Waits for the next action an effect sent, which must be the case `embed` names, and checks
@@ -1378,9 +1375,8 @@ nonisolated private func dumpWrap(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async throws {
-    try await receive(log.describe(nil), timeout, update, (fileID, filePath, line, column)) {
-      $0 == nil
-    }
+    let at = (fileID, filePath, line, column)
+    try await receive(log.describe(nil), timeout, update, at) { $0 == nil }
   }
 
   /// Forgets the actions received so far; those that effects send later must still be received.
@@ -1412,15 +1408,13 @@ nonisolated private func dumpWrap(
 
   /// Sends `action` as the test's and keeps its task while it runs; returns the step it made,
   /// none if the store was reducing and queued it.
-  private func start(
-    _ action: Action, sentAt: String
-  ) -> (StoreTask, TestStoreLog<State, Action>.Step?) {
+  private func start(_ action: Action, sentAt: String) -> (StoreTask, Step?) {
     log.sent.removeAll { $0.task.count == 0 }
     let count = log.received.count
     let task = miniReduxReporter.withValue(reporter) { store.send(action) }
     let sent = log.received[count...].firstIndex { $0.action != nil }
     if task.count > 0 {
-      log.sent.append((action, sentAt, task))
+      log.sent.append((task, "\(dumpLine(action)) (\(sentAt))"))
       Task { [weak log] in  // Wakes a wait when the effects end; never cancels them.
         await task.finish()
         log?.wake()
@@ -1458,8 +1452,7 @@ nonisolated private func dumpWrap(
 
   /// Fails unless `update` describes the step's change of the state.
   private func check(
-    _ update: ((inout State) throws -> Void)?, _ step: TestStoreLog<State, Action>.Step,
-    _ name: String, _ at: StepLocation
+    _ update: ((inout State) throws -> Void)?, _ step: Step, _ name: String, _ at: StepLocation
   ) throws {
     guard exhaustivity == .on || update != nil else { return }
     var expected = exhaustivity == .on ? step.before : step.after
@@ -1544,7 +1537,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   var received: [Step] = []  // What effects caused, in order.
   var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
   /// The test's sends whose effects are, or were, in flight, and where each was sent.
-  var sent: [(action: Action, sentAt: String, task: StoreTask)] = []
+  var sent: [(task: StoreTask, action: String)] = []
   private var waiters: [CheckedContinuation<Void, Never>] = []
   let screenIDs = stackIDs(from: 0)  // Those of the stacks the test makes.
   init(createdAt: StepLocation) { self.createdAt = createdAt }
@@ -1596,8 +1589,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   /// The effects still running and, with ``Exhaustivity/on``, the received actions not asserted.
   func unaccounted(after timeout: Duration? = nil) -> String {
     let effects = sent.filter { $0.task.count > 0 }.map { sent in
-      "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of "
-        + "\(dumpLine(sent.action)) (\(sent.sentAt)) still running"
+      "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of \(sent.action) still running"
         + (timeout.map { " after \($0)" } ?? "")
     }
     let actions =
@@ -1749,8 +1741,14 @@ public final class TestClock: Clock, @unchecked Sendable {
     let end = max(deadline, now)
     // NB: One minute for the whole advance: past it, effects that keep running are given up on.
     let deadline = ContinuousClock.now + patience
-    var settled = await settle(before: deadline)
-    while queue.sync(execute: {
+    var settled = true
+    repeat {
+      let executors = queue.sync {  // NB: Those of the test stores whose effects slept on it.
+        state.executors = state.executors.filter { $0.value() != nil }
+        return state.executors.values.compactMap { $0() }
+      }
+      for executor in executors { settled = await executor.settle(before: deadline) && settled }
+    } while queue.sync(execute: {
       guard let next = state.sleepers.values.map(\.deadline).min(), next <= end else {
         state.now = end
         return false
@@ -1762,9 +1760,7 @@ public final class TestClock: Clock, @unchecked Sendable {
         sleeper.wake.resume()
       }
       return true
-    }) {
-      settled = await settle(before: deadline) && settled
-    }
+    })
     guard !settled else { return }
     fail(
       "MiniRedux: TestClock.advance(by:) waited a minute for effects that keep running, or block "
@@ -1794,17 +1790,6 @@ public final class TestClock: Clock, @unchecked Sendable {
     guard !miniReduxReporter.get().recordIssue(message, createdAt) else { return }
     miniReduxReport(message, fails: true)
   }
-
-  /// Settles the executors of the test stores whose effects slept on this clock.
-  @MainActor private func settle(before deadline: ContinuousClock.Instant) async -> Bool {
-    let executors = queue.sync {
-      state.executors = state.executors.filter { $0.value() != nil }
-      return state.executors.values.compactMap { $0() }
-    }
-    var settled = true
-    for executor in executors { settled = await executor.settle(before: deadline) && settled }
-    return settled
-  }
 }
 
 /// A serial queue for one test store's effects, so that its steps and a `TestClock` can tell when
@@ -1825,14 +1810,11 @@ nonisolated final class TestExecutor: Sendable {
   /// passed (a job that blocks its thread holds the test no longer); returns how many of its
   /// effects then sleep on a `TestClock`, if it got to know.
   @discardableResult func drain(within timeout: Duration) -> Int? {
-    let drained = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var sleepers: Int?  // Sound: written before the signal, read after it.
-    queue.async {
-      sleepers = self.sleepers
-      drained.signal()
-    }
+    nonisolated(unsafe) var sleepers: Int?  // Sound: written in `read`, read once it has run.
+    let read = DispatchWorkItem { sleepers = self.sleepers }
+    queue.async(execute: read)
     let seconds = min(timeout, .seconds(1_000_000)) / .seconds(1)
-    return drained.wait(timeout: .now() + seconds) == .success ? sleepers : nil
+    return read.wait(timeout: .now() + seconds) == .success ? sleepers : nil
   }
 
   /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and
@@ -1846,10 +1828,8 @@ nonisolated final class TestExecutor: Sendable {
     DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(600)) { pass.yield(nil) }
     var (ran, changes, iterator) = (-1, 0, passes.makeAsyncIterator())
     while true {
-      queue.async {
-        let ran = self.ran
-        DispatchQueue.main.async { pass.yield(ran) }
-      }
+      // NB: The inner closure, and so its capture of `ran`, is made on the queue.
+      queue.async { DispatchQueue.main.async { [ran = self.ran] in pass.yield(ran) } }
       guard let now = await iterator.next() ?? nil else { return false }
       if now == ran { return true }
       (ran, changes) = (now, changes + 1)
