@@ -1537,7 +1537,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   var received: [Step] = []  // What effects caused, in order.
   var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
   /// The test's sends whose effects are, or were, in flight, and where each was sent.
-  var sent: [(task: StoreTask, action: String)] = []
+  var sent: [(task: StoreTask, label: String)] = []
   private var waiters: [CheckedContinuation<Void, Never>] = []
   let screenIDs = stackIDs(from: 0)  // Those of the stacks the test makes.
   init(createdAt: StepLocation) { self.createdAt = createdAt }
@@ -1570,17 +1570,14 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   @discardableResult func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
     // NB: The runtime traps on a deadline past Int64.max seconds.
     let deadline = ContinuousClock.now + min(timeout, .seconds(Int64.max / 4))
+    // NB: A child task, so cancelled with this one and as it returns: then, or at the deadline,
+    // it wakes every wait.
+    async let _ = {
+      try? await Task.sleep(until: deadline, clock: .continuous)
+      await self.wake()
+    }()
     while !done(), isRunning, ContinuousClock.now < deadline {
-      let timer = Task { [weak self] in
-        try? await Task.sleep(until: deadline, clock: .continuous)
-        if !Task.isCancelled { self?.wake() }
-      }
-      await withTaskCancellationHandler {
-        await withCheckedContinuation { waiters.append($0) }
-      } onCancel: {
-        Task { @MainActor [weak self] in self?.wake() }
-      }
-      timer.cancel()
+      await withCheckedContinuation { waiters.append($0) }
       try Task.checkCancellation()
     }
     return done()
@@ -1589,14 +1586,11 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   /// The effects still running and, with ``Exhaustivity/on``, the received actions not asserted.
   func unaccounted(after timeout: Duration? = nil) -> String {
     let effects = sent.filter { $0.task.count > 0 }.map { sent in
-      "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of \(sent.action) still running"
+      "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of \(sent.label) still running"
         + (timeout.map { " after \($0)" } ?? "")
     }
-    let actions =
-      exhaustivity == .off
-      ? [] : received.map { "  \(describe($0.action)) received but not asserted" }
-
-    return (effects + actions).joined(separator: "\n")
+    let actions = received.map { "  \(describe($0.action)) received but not asserted" }
+    return (effects + (exhaustivity == .on ? actions : [])).joined(separator: "\n")
   }
 
   /// Fails the test, at the line that made the test store, if it was released with work left.
@@ -1698,13 +1692,13 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// Suspends until an advance reaches `deadline`; a deadline already past returns at once, and
   /// one that is now, a zero-length sleep, waits for the next advance, `advance()` included.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    let executor = TestExecutor.current  // NB: That of a test store, where it runs effects.
-    if let executor {
-      queue.sync { state.executors[ObjectIdentifier(executor)] = { [weak executor] in executor } }
+    let current = TestExecutor.current  // NB: That of a test store, which runs this effect.
+    current?.sleepers += 1
+    defer { current?.sleepers -= 1 }
+    let id = queue.sync {
+      if let current { state.executors[ObjectIdentifier(current)] = { [weak current] in current } }
+      return (state.nextID, state.nextID += 1).0
     }
-    executor?.sleepers += 1
-    defer { executor?.sleepers -= 1 }
-    let id = queue.sync { (state.nextID, state.nextID += 1).0 }
     try await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         queue.sync {
@@ -1728,7 +1722,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// ```
   /// - Parameter duration: How far to move; by default, not at all.
   @MainActor public func advance(by duration: Duration = .zero) async {
-    await advance(to: now.advanced(by: max(duration, .zero)))
+    await advance(to: now.advanced(by: duration))
   }
 
   /// Moves time forward to `deadline` (not back, if it is past), as ``advance(by:)`` does.
@@ -1754,11 +1748,9 @@ public final class TestClock: Clock, @unchecked Sendable {
         return false
       }
       state.now = next
-      for (id, sleeper) in state.sleepers.sorted(by: { $0.key < $1.key })
-      where sleeper.deadline <= next {
-        state.sleepers[id] = nil
-        sleeper.wake.resume()
-      }
+      let due = state.sleepers.filter { $0.value.deadline <= next }
+      state.sleepers = state.sleepers.filter { $0.value.deadline > next }
+      for (_, sleeper) in due.sorted(by: { $0.key < $1.key }) { sleeper.wake.resume() }
       return true
     })
     guard !settled else { return }
