@@ -1128,10 +1128,9 @@ nonisolated private func dumpWrap(
 
 // MARK: - Testing
 
-/// A store for tests that makes you account for everything a feature does: each change of the
-/// state, each action its effects send back, each effect still running. Anything unaccounted for
-/// fails the step: the test framework records it at the step's line, and in a script the step
-/// throws a ``TestStoreFailure`` (<doc:TestingAFeature>).
+/// A store for tests: it makes you account for each change of the state, each action effects send
+/// back and each effect still running. What is not accounted for fails the step: a test records it
+/// at the step's line, and a script gets a thrown ``TestStoreFailure`` (<doc:TestingAFeature>).
 /// ```swift
 /// @Test @MainActor func incrementAndLoadFact() async throws {
 ///   let store = TestStore(initialState: Counter.State(), Counter.reduce)
@@ -1158,10 +1157,8 @@ nonisolated private func dumpWrap(
   private typealias Step = TestStoreLog<State, Action>.Step
   private let store: Store<State, Action>
   private let log: TestStoreLog<State, Action>
-  /// What the store's work runs with: reports that fail the next step, and stack ids from 0.
-  private let reporter: Reporter
-  /// Runs the store's effects where `Task.immediate` takes an executor, so steps see them run.
-  private let executor = TestExecutor()
+  private let reporter: Reporter  // The store's: its reports fail the next step; stack ids from 0.
+  private let executor = TestExecutor()  // Runs the effects, so that steps can tell they ran.
 
   /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens.
   /// ```swift
@@ -1183,7 +1180,6 @@ nonisolated private func dumpWrap(
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
     log = TestStoreLog(createdAt: (fileID, filePath, line, column))
-    // NB: The effects inherit the reporter, and so do the actions they send.
     var reporter = miniReduxReporter.get()
     reporter.report = { [report = reporter.report, weak log] message, fails in
       report(message, fails)
@@ -1207,9 +1203,8 @@ nonisolated private func dumpWrap(
     if let initialAction { _ = start(initialAction, sentAt: "the initialAction") }
   }
 
-  /// Creates a test store of a feature whose reducer is a ``Reduce`` value, as
-  /// ``init(initialState:initialAction:fileID:filePath:line:column:_:context:)-(_,_,_,_,_,_,Reducer<State,Action>,_)``
-  /// does.
+  /// Creates a test store of a feature whose reducer is a ``Reduce`` value; see
+  /// ``init(initialState:initialAction:fileID:filePath:line:column:_:context:)-(_,_,_,_,_,_,Reducer<State,Action>,_)``.
   /// ```swift
   /// let store = TestStore(initialState: Inbox.State(), Inbox.reducer)
   /// ```
@@ -1235,9 +1230,8 @@ nonisolated private func dumpWrap(
   /// ```swift
   /// try await store.send(.incrementTapped) { $0.count = 1 }
   /// ```
-  /// - Throws: Where no test framework runs, as in a script, a ``TestStoreFailure`` if the state
-  ///   is not as expected or, with ``Exhaustivity/on``, if actions received earlier were not
-  ///   asserted (then nothing is sent); in a test, the framework records it and the step goes on.
+  /// - Throws: A ``TestStoreFailure`` if the state is wrong or, with ``Exhaustivity/on``, received
+  ///   actions were not asserted (then nothing is sent), in a script; in a test, it is recorded.
   @discardableResult public func send(
     _ action: Action, assert update: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -1262,9 +1256,8 @@ nonisolated private func dumpWrap(
     return task
   }
 
-  /// Waits for the next action an effect sent, which must be `expected` (with
-  /// ``Exhaustivity/off``, skipping others), and checks its change of the state as `send` does.
-  /// With no effect running, it fails at once.
+  /// Waits for the next action effects send, which must be `expected` (``Exhaustivity/off`` skips
+  /// others), and checks the state as `send` does; with no effect running, it fails at once.
   /// ```swift
   /// try await store.receive(.factLoaded("1 is odd")) {
   ///   $0.isLoading = false
@@ -1303,9 +1296,8 @@ nonisolated private func dumpWrap(
     try await receive("an action that matches", timeout, update, at) { $0.map(matches) ?? false }
   }
 
-  /// Waits for the next action an effect sent, which must be the case `embed` names, and checks
-  /// its change of the state; for actions that are not `Equatable`, such as one that carries a
-  /// `Result` whose failure is `any Error`.
+  /// Waits for the next action, which must be the case `embed` names, and checks the state; for
+  /// actions that are not `Equatable`, such as one with a `Result` whose failure is `any Error`.
   /// ```swift
   /// try await store.receive(Search.Action.searchResponse) { $0.results = ["swift"] }
   /// ```
@@ -1355,9 +1347,8 @@ nonisolated private func dumpWrap(
     }
   }
 
-  /// Waits for the next step of the effects to be a child's dismissal of itself in a step of its
-  /// own (after a step of a concatenation, or from a `.run` with ``Send/dismiss()``), and checks
-  /// its change of the state, as `receive` does: TCA's `receive(\.destination.dismiss)`.
+  /// Waits for a child's dismissal of itself in a step of its own (after a concatenation's step, or
+  /// from ``Send/dismiss()``) and checks the state: TCA's `receive(\.destination.dismiss)`.
   /// ```swift
   /// try await store.send(.destination(.edit(.saveTapped)))
   /// try await store.receive(.destination(.edit(.delegate(.saved("Hi"))))) { $0.saved = ["Hi"] }
@@ -1387,9 +1378,8 @@ nonisolated private func dumpWrap(
   /// ```
   public func skipReceivedActions() { log.received.removeAll() }
 
-  /// Waits for the effects started through this store to end; those still running after
-  /// `timeout` fail, listed by the `send` that started them, and are cancelled. With
-  /// ``Exhaustivity/on``, received actions not asserted fail too.
+  /// Waits for this store's effects to end: those running after `timeout` fail, listed by their
+  /// `send`, and are cancelled; with ``Exhaustivity/on``, unasserted received actions fail too.
   /// ```swift
   /// try await store.finish()
   /// ```
@@ -1406,8 +1396,7 @@ nonisolated private func dumpWrap(
     if !unaccounted.isEmpty { try fail("finish(): not accounted for:\n" + unaccounted, at) }
   }
 
-  /// Sends `action` as the test's and keeps its task while it runs; returns the step it made,
-  /// none if the store was reducing and queued it.
+  /// Sends `action` as the test's; returns its task, kept while it runs, and its step, if reduced.
   private func start(_ action: Action, sentAt: String) -> (StoreTask, Step?) {
     log.sent.removeAll { $0.task.count == 0 }
     let count = log.received.count
@@ -1450,7 +1439,6 @@ nonisolated private func dumpWrap(
     try fail("receive: expected \(expected), but received \(got) \(why)", at)
   }
 
-  /// Fails unless `update` describes the step's change of the state.
   private func check(
     _ update: ((inout State) throws -> Void)?, _ step: Step, _ name: String, _ at: StepLocation
   ) throws {
@@ -1473,8 +1461,6 @@ nonisolated private func dumpWrap(
     let diff = dumpDiff(dumpLines(expected), dumpLines(step.after))
     try fail("\(name): \(problem) (- expected, + actual):\n\(diff)", at)
   }
-
-  /// Fails if MiniRedux reported something on the main actor since the last step.
 
   private func failIfDropped(_ step: String, _ at: StepLocation) throws {
     guard !log.dropped.isEmpty else { return }
@@ -1518,17 +1504,14 @@ public struct TestStoreFailure: Error, CustomStringConvertible {
   public let fileID: String
   /// The line of the call that failed.
   public let line: UInt
-
   public nonisolated var description: String { "\(fileID):\(line): \(message)" }
 }
 
-/// Where a test step is written: where the test framework records its failure.
 typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
 
 /// What a ``TestStore`` has seen and not yet checked, apart from it, for its reducer to hold.
 @MainActor final class TestStoreLog<State, Action> {
-  /// A step of the store: an action (`nil`, a child's dismissal in a step of its own), the state
-  /// before and after it, and the next stack id before it.
+  /// An action (`nil`: a child's dismissal), the state before and after, and the next stack id.
   typealias Step = (action: Action?, before: State, after: State, stackIDs: Int)
   let createdAt: StepLocation
   var hasFailed = false  // Then a test store released with work left says nothing more.
@@ -1536,8 +1519,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   var dropped: [String] = []  // What MiniRedux reported on the main actor since the last step.
   var received: [Step] = []  // What effects caused, in order.
   var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
-  /// The test's sends whose effects are, or were, in flight, and where each was sent.
-  var sent: [(task: StoreTask, label: String)] = []
+  var sent: [(task: StoreTask, label: String)] = []  // The test's sends that started effects.
   private var waiters: [CheckedContinuation<Void, Never>] = []
   let screenIDs = stackIDs(from: 0)  // Those of the stacks the test makes.
   init(createdAt: StepLocation) { self.createdAt = createdAt }
@@ -1559,19 +1541,16 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     action.map(dumpLine) ?? "a child's dismissal of itself"
   }
 
-  /// Resumes every wait, each to check again whether what it waits for happened.
-  func wake() {
+  func wake() {  // Each wait then checks again whether what it waits for happened.
     for waiter in waiters { waiter.resume() }
     waiters = []
   }
 
-  /// Waits until `done` holds, no effect runs or the time is up, and returns whether `done` holds;
-  /// throws if the test is cancelled.
+  /// Waits until `done` holds, no effect runs or time is up; returns `done()`. Throws if cancelled.
   @discardableResult func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
     // NB: The runtime traps on a deadline past Int64.max seconds.
     let deadline = ContinuousClock.now + min(timeout, .seconds(Int64.max / 4))
-    // NB: A child task, so cancelled with this one and as it returns: then, or at the deadline,
-    // it wakes every wait.
+    // NB: A child task: cancelled with the wait and as it returns; then, or at the deadline, wakes.
     async let _ = {
       try? await Task.sleep(until: deadline, clock: .continuous)
       await self.wake()
@@ -1583,7 +1562,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     return done()
   }
 
-  /// The effects still running and, with ``Exhaustivity/on``, the received actions not asserted.
   func unaccounted(after timeout: Duration? = nil) -> String {
     let effects = sent.filter { $0.task.count > 0 }.map { sent in
       "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of \(sent.label) still running"
@@ -1593,7 +1571,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     return (effects + (exhaustivity == .on ? actions : [])).joined(separator: "\n")
   }
 
-  /// Fails the test, at the line that made the test store, if it was released with work left.
   func reportIfUnaccounted() {
     let unaccounted = unaccounted()
     guard !hasFailed, !unaccounted.isEmpty else { return }
@@ -1608,15 +1585,12 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
 }
 
 /// Whether `lhs` equals `rhs`, with the conformance a dynamic cast found.
-private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool {
-  (rhs as? Value).map { $0 == lhs } ?? false
-}
+private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool { (rhs as? Value) == lhs }
 
 // MARK: - Time in tests
 
-/// A clock whose sleeps return at once, its `now` moved on to their deadline: for a test, or a
-/// preview, that should not wait for a debounce or a timer. Named so as not to clash with
-/// swift-clocks' `ImmediateClock` in a file that imports both.
+/// A clock whose sleeps return at once, moving `now` on to their deadline, for a test or preview
+/// that should not wait; named so as not to clash with swift-clocks' `ImmediateClock`.
 /// ```swift
 /// let clock = ImmediateTestClock()
 /// let store = TestStore(initialState: Search.State(), Search.reducer(clock: clock) { [$0] })
@@ -1630,7 +1604,6 @@ public final class ImmediateTestClock: Clock, @unchecked Sendable {
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
   public init() {}
-
   public var now: Instant { queue.sync { instant } }
   public var minimumResolution: Duration { .zero }
 
@@ -1657,8 +1630,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   public typealias Instant = ContinuousClock.Instant
   // NB: A queue, not a `Mutex`, whose thread-local storage the `swift` interpreter cannot load.
   private let queue = DispatchQueue(label: "MiniRedux.TestClock")
-  /// Read and written on `queue` only: the class is Sendable. `executors`: those of the test
-  /// stores whose effects slept on this clock, the only ones `advance(by:)` waits for.
+  /// On `queue` only: the class is Sendable. `executors`: of the test stores that slept on it.
   private var state = (
     now: Instant.now, nextID: 0,
     sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)](),
@@ -1673,14 +1645,10 @@ public final class TestClock: Clock, @unchecked Sendable {
   ///   - filePath: The path of that file.
   ///   - line: The line where the clock is made.
   ///   - column: The column where the clock is made.
-  public convenience init(
+  public init(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
-  ) {
-    self.init(
-      patience: .seconds(60), fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-
+  ) { (patience, createdAt) = (.seconds(60), (fileID, filePath, line, column)) }
   init(
     patience: Duration, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -1712,10 +1680,9 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
   }
 
-  /// Moves time forward by `duration` (not back, if negative), deadline by deadline, each time
-  /// letting the effects of the test stores that sleep on this clock run until each has slept on
-  /// it, ended or waits on something else; other test stores' effects never delay it. Effects
-  /// that keep running for a minute instead are reported, and time moves on without them.
+  /// Moves time on by `duration` (never back), deadline by deadline; at each, the effects of the
+  /// test stores that sleep on this clock (not others') run until each sleeps again, ends or waits
+  /// on something else. Effects that run on for a minute are reported; time moves on without them.
   /// ```swift
   /// await clock.advance(by: .seconds(1))  // a one-second timer ticks once
   /// await clock.advance()  // what sleeps for zero, or until now, wakes
@@ -1733,8 +1700,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// - Parameter deadline: The instant to move to.
   @MainActor public func advance(to deadline: Instant) async {
     let end = max(deadline, now)
-    // NB: One minute for the whole advance: past it, effects that keep running are given up on.
-    let deadline = ContinuousClock.now + patience
+    let deadline = ContinuousClock.now + patience  // NB: For the whole advance.
     var settled = true
     repeat {
       let executors = queue.sync {  // NB: Those of the test stores whose effects slept on it.
@@ -1784,8 +1750,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   }
 }
 
-/// A serial queue for one test store's effects, so that its steps and a `TestClock` can tell when
-/// they have run; test stores share none, so a busy one never slows another.
+/// A serial queue for one test store's effects, so its steps and a `TestClock` can tell they ran.
 nonisolated final class TestExecutor: Sendable {
   /// The executor whose queue runs the current code, if any: whose sleeper a `TestClock` holds.
   static var current: TestExecutor? { DispatchQueue.getSpecific(key: key)?() }
@@ -1798,9 +1763,8 @@ nonisolated final class TestExecutor: Sendable {
   // NB: Weakly, as the queue belongs to the executor.
   init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }
 
-  /// Blocks until the jobs enqueued so far have run, each to its next suspension, or `timeout`
-  /// passed (a job that blocks its thread holds the test no longer); returns how many of its
-  /// effects then sleep on a `TestClock`, if it got to know.
+  /// Blocks until the jobs enqueued so far have run to their next suspension, or for `timeout`;
+  /// returns how many of its effects then sleep on a `TestClock`, if it got to know.
   @discardableResult func drain(within timeout: Duration) -> Int? {
     nonisolated(unsafe) var sleepers: Int?  // Sound: written in `read`, read once it has run.
     let read = DispatchWorkItem { sleepers = self.sleepers }
@@ -1809,11 +1773,9 @@ nonisolated final class TestExecutor: Sendable {
     return read.wait(timeout: .now() + seconds) == .success ? sleepers : nil
   }
 
-  /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and
-  /// enqueued no more jobs; it gives up past `deadline` after 100 passes that found new jobs
-  /// (effects that keep running), or after ten minutes of slow passes (a busy main actor's).
-  // NB: A job that hops to the main actor enqueues there before it ends, so a pass over the queue,
-  // then over the FIFO main queue (not the main actor's resumption order), follows what they sent.
+  /// Whether the jobs enqueued, and what they sent to the main actor, ran and enqueued no more; it
+  /// gives up past `deadline` after 100 passes that found new jobs, or after ten minutes of passes.
+  // NB: Via the FIFO main queue, not the main actor's resumption order (HowItWorks: Time in tests).
   @MainActor func settle(before deadline: ContinuousClock.Instant) async -> Bool {
     let (passes, pass) = AsyncStream.makeStream(of: Int?.self)
     defer { pass.finish() }
@@ -1830,7 +1792,7 @@ nonisolated final class TestExecutor: Sendable {
   }
 }
 
-// NB: Where `Task.immediate` takes an executor (macOS 26 on), the store's runtime runs effects here.
+// NB: The runtime runs effects here where `Task.immediate` takes an executor (macOS 26 on).
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 nonisolated extension TestExecutor: TaskExecutor {
   func enqueue(_ job: consuming ExecutorJob) {
@@ -1843,7 +1805,6 @@ nonisolated extension TestExecutor: TaskExecutor {
 }
 
 #if canImport(Combine)
-  // NB: `objectWillChange` is main-actor isolated; SwiftUI reads it on the main actor, and
-  // `@preconcurrency` turns any other read into a runtime check instead of a data race.
+  // NB: SwiftUI reads the main-actor `objectWillChange` there; `@preconcurrency` checks the rest.
   extension Store: @preconcurrency ObservableObject {}
 #endif
