@@ -1082,10 +1082,9 @@ nonisolated private func dumpWrap(
 
 // MARK: - Testing
 
-/// A store for tests that makes you account for everything a feature does: each change of the
-/// state, each action its effects send back, each effect still running. Anything unaccounted for
-/// fails the step: the test framework records it at the step's line, and in a script the step
-/// throws a ``TestStoreFailure`` (<doc:TestingAFeature>).
+/// A store for tests: it makes you account for each change of the state, each action effects send
+/// back and each effect still running. What is not accounted for fails the step: a test records it
+/// at the step's line, and a script gets a thrown ``TestStoreFailure`` (<doc:TestingAFeature>).
 /// ```swift
 /// @Test @MainActor func incrementAndLoadFact() async throws {
 ///   let store = TestStore(initialState: Counter.State(), Counter.reduce)
@@ -1109,15 +1108,11 @@ nonisolated private func dumpWrap(
     set { log.exhaustivity = newValue }
   }
 
-  private var store: Store<State, Action>!
+  private typealias Step = TestStoreLog<State, Action>.Step
+  private let store: Store<State, Action>
   private let log: TestStoreLog<State, Action>
-  /// What the store's work runs with: the reports, which fail the next step, and stack ids from 0.
-  private let context: Reporter
-  /// Runs the store's effects: a `TestExecutor`, where there are task executors.
-  private let executor: AnyObject? = {
-    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
-    return TestExecutor()
-  }()
+  private let reporter: Reporter  // The store's: its reports fail the next step; stack ids from 0.
+  private let executor = TestExecutor()  // Runs the effects, so that steps can tell they ran.
 
   /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens.
   /// ```swift
@@ -1139,40 +1134,31 @@ nonisolated private func dumpWrap(
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
     log = TestStoreLog(createdAt: (fileID, filePath, line, column))
-    // NB: What MiniRedux reports meanwhile on the main actor fails the next step; the effects
-    // inherit the context, and so do the actions they send.
     var reporter = miniReduxReporter.get()
     reporter.report = { [report = reporter.report, weak log] message, fails in
       report(message, fails)
       if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
     }
     reporter.nextStackID = log.screenIDs.next
-    self.context = reporter
+    self.reporter = reporter
     let initialState = miniReduxReporter.withValue(reporter, operation: initialState)
     log.lastState = initialState
     let recording: Reducer<State, Action> = { [log] state, action in
       let (before, ids) = (state, log.screenIDs.peek())
-      log.noteDismissal(before: state)
+      log.noteDismissal(state)
       let effect = reducer(&state, action)
-      if log.awaitsSentAction {
-        (log.awaitsSentAction, log.sentState) = (false, state)
-      } else {
-        log.received.append((action, before, state, ids))
-        log.wake()
-      }
-      log.lastState = state
+      log.record(action, before, state, stackIDs: ids)
       return effect
     }
     store = Store(
       initialState: initialState, initialAction: nil, recording, context: context,
       executor: executor)
-    store.subscribe { [log] in log.noteDismissal(before: $0) }
+    store.subscribe { [log] in log.noteDismissal($0) }
     if let initialAction { _ = start(initialAction, sentAt: "the initialAction") }
   }
 
-  /// Creates a test store of a feature whose reducer is a ``Reduce`` value, as
-  /// ``init(initialState:initialAction:fileID:filePath:line:column:_:context:)-(_,_,_,_,_,_,Reducer<State,Action>,_)``
-  /// does.
+  /// Creates a test store of a feature whose reducer is a ``Reduce`` value; see
+  /// ``init(initialState:initialAction:fileID:filePath:line:column:_:context:)-(_,_,_,_,_,_,Reducer<State,Action>,_)``.
   /// ```swift
   /// let store = TestStore(initialState: Inbox.State(), Inbox.reducer)
   /// ```
@@ -1188,13 +1174,9 @@ nonisolated private func dumpWrap(
   }
 
   deinit {
-    // NB: Main-actor state: read at once on the main thread, where tests release test stores, else
-    // in a task, which keeps the store, and the effects it lists, alive until it runs.
-    if isMainQueue() {
-      MainActor.assumeIsolated { log.reportIfUnaccounted() }
-    } else {
-      Task { @MainActor [store, log] in withExtendedLifetime(store) { log.reportIfUnaccounted() } }
-    }
+    guard !isMainQueue() else { return MainActor.assumeIsolated { log.reportIfUnaccounted() } }
+    // NB: Off the main thread, a task checks later, keeping the store and its effects alive.
+    Task { @MainActor [store, log] in withExtendedLifetime(store) { log.reportIfUnaccounted() } }
   }
 
   /// Sends `action` and checks that `update` turns the state before it into the state after it
@@ -1202,39 +1184,34 @@ nonisolated private func dumpWrap(
   /// ```swift
   /// try await store.send(.incrementTapped) { $0.count = 1 }
   /// ```
-  /// - Throws: Where no test framework runs, as in a script, a ``TestStoreFailure`` if the state
-  ///   is not as expected or, with ``Exhaustivity/on``, if actions received earlier were not
-  ///   asserted (then nothing is sent); in a test, the framework records it and the step goes on.
+  /// - Throws: A ``TestStoreFailure`` if the state is wrong or, with ``Exhaustivity/on``, received
+  ///   actions were not asserted (then nothing is sent), in a script; in a test, it is recorded.
   @discardableResult public func send(
     _ action: Action, assert update: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async throws -> StoreTask {
-    let (step, at) = ("send(\(dumpLine(action)))", (fileID, filePath, line, column))
+    let (name, at) = ("send(\(dumpLine(action)))", (fileID, filePath, line, column))
     if exhaustivity == .off { log.received.removeAll() }
-    if !log.received.isEmpty {
-      // NB: They stay, to be received, as TCA keeps them.
-      let unasserted = log.received.map { "\n  " + TestStoreLog<State, Action>.describe($0.action) }
-        .joined()
-      try fail("\(step): actions received earlier were not asserted with receive:" + unasserted, at)
+    if !log.received.isEmpty {  // NB: They stay, to be received, as TCA keeps them.
+      let unasserted = log.received.map { "\n  " + log.describe($0.action) }.joined()
+      try fail("\(name): actions received earlier were not asserted with receive:" + unasserted, at)
     }
-    let (before, ids) = (store.state, log.screenIDs.peek())
-    let task = start(action, sentAt: "sent at \(fileID):\(line)")
-    drainEffects()
-    guard let after = log.sentState else {
+    let (task, step) = start(action, sentAt: "sent at \(fileID):\(line)")
+    executor.drain(within: timeout)
+    guard let step else {
       try fail(
-        "\(step): MiniRedux did not reduce the action at once; send to a TestStore only from the "
+        "\(name): MiniRedux did not reduce the action at once; send to a TestStore only from the "
           + "test, never from inside its reducer or an observer", at)
       return task
     }
-    try failIfDropped(step, at)
-    try check(update, before: before, after: after, stackIDs: ids, step, at)
+    try failIfDropped(name, at)
+    try check(update, step, name, at)
     return task
   }
 
-  /// Waits for the next action an effect sent, which must be `expected` (with
-  /// ``Exhaustivity/off``, skipping others), and checks its change of the state as `send` does.
-  /// With no effect running, it fails at once.
+  /// Waits for the next action effects send, which must be `expected` (``Exhaustivity/off`` skips
+  /// others), and checks the state as `send` does; with no effect running, it fails at once.
   /// ```swift
   /// try await store.receive(.factLoaded("1 is odd")) {
   ///   $0.isLoading = false
@@ -1269,14 +1246,12 @@ nonisolated private func dumpWrap(
     assert update: ((inout State) throws -> Void)? = nil, fileID: StaticString = #fileID,
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {
-    try await receive(
-      "an action that matches", timeout, update, (fileID, filePath, line, column)
-    ) { $0.map(matches) ?? false }
+    let at = (fileID, filePath, line, column)
+    try await receive("an action that matches", timeout, update, at) { $0.map(matches) ?? false }
   }
 
-  /// Waits for the next action an effect sent, which must be the case `embed` names, and checks
-  /// its change of the state; for actions that are not `Equatable`, such as one that carries a
-  /// `Result` whose failure is `any Error`.
+  /// Waits for the next action, which must be the case `embed` names, and checks the state; for
+  /// actions that are not `Equatable`, such as one with a `Result` whose failure is `any Error`.
   /// ```swift
   /// try await store.receive(Search.Action.searchResponse) { $0.results = ["swift"] }
   /// ```
@@ -1326,9 +1301,8 @@ nonisolated private func dumpWrap(
     }
   }
 
-  /// Waits for the next step of the effects to be a child's dismissal of itself in a step of its
-  /// own (after a step of a concatenation, or from a `.run` with ``Send/dismiss()``), and checks
-  /// its change of the state, as `receive` does: TCA's `receive(\.destination.dismiss)`.
+  /// Waits for a child's dismissal of itself in a step of its own (after a concatenation's step, or
+  /// from ``Send/dismiss()``) and checks the state: TCA's `receive(\.destination.dismiss)`.
   /// ```swift
   /// try await store.send(.destination(.edit(.saveTapped)))
   /// try await store.receive(.destination(.edit(.delegate(.saved("Hi"))))) { $0.saved = ["Hi"] }
@@ -1346,10 +1320,8 @@ nonisolated private func dumpWrap(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async throws {
-    try await receive(
-      TestStoreLog<State, Action>.describe(nil), timeout, update,
-      (fileID, filePath, line, column)
-    ) { $0 == nil }
+    let at = (fileID, filePath, line, column)
+    try await receive(log.describe(nil), timeout, update, at) { $0 == nil }
   }
 
   /// Forgets the actions received so far; those that effects send later must still be received.
@@ -1360,9 +1332,8 @@ nonisolated private func dumpWrap(
   /// ```
   public func skipReceivedActions() { log.received.removeAll() }
 
-  /// Waits for the effects started through this store to end; those still running after
-  /// `timeout` fail, listed by the `send` that started them, and are cancelled. With
-  /// ``Exhaustivity/on``, received actions not asserted fail too.
+  /// Waits for this store's effects to end: those running after `timeout` fail, listed by their
+  /// `send`, and are cancelled; with ``Exhaustivity/on``, unasserted received actions fail too.
   /// ```swift
   /// try await store.finish()
   /// ```
@@ -1379,26 +1350,20 @@ nonisolated private func dumpWrap(
     if !unaccounted.isEmpty { try fail("finish(): not accounted for:\n" + unaccounted, at) }
   }
 
-  /// Runs the effects' jobs enqueued so far, within `timeout`, so that those a step started reach
-  /// their first wait; returns how many then sleep on a ``TestClock``, if it got to know.
-  @discardableResult private func drainEffects() -> Int? {
-    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return nil }
-    return (executor as? TestExecutor)?.drain(within: timeout)
-  }
-
-  /// Sends `action` to the store as a `send` of the test, and keeps its task while it runs.
-  private func start(_ action: Action, sentAt: String) -> StoreTask {
+  /// Sends `action` as the test's; returns its task, kept while it runs, and its step, if reduced.
+  private func start(_ action: Action, sentAt: String) -> (StoreTask, Step?) {
     log.sent.removeAll { $0.task.count == 0 }
-    (log.awaitsSentAction, log.sentState) = (true, nil)
-    let task = miniReduxReporter.withValue(context) { store.send(action) }
-    log.awaitsSentAction = false
-    guard task.count > 0 else { return task }
-    log.sent.append((action, sentAt, task))
-    Task { [weak log] in  // Wakes a wait when the effects end; never cancels them.
-      await task.finish()
-      log?.wake()
+    let count = log.received.count
+    let task = miniReduxReporter.withValue(reporter) { store.send(action) }
+    let sent = log.received[count...].firstIndex { $0.action != nil }
+    if task.count > 0 {
+      log.sent.append((task, "\(dumpLine(action)) (\(sentAt))"))
+      Task { [weak log] in  // Wakes a wait when the effects end; never cancels them.
+        await task.finish()
+        log?.wake()
+      }
     }
-    return task
+    return (task, sent.map { log.received.remove(at: $0) })
   }
 
   private func receive(
@@ -1409,13 +1374,11 @@ nonisolated private func dumpWrap(
     var skipped: [String] = []
     while try await log.wait(timeout, until: { !log.received.isEmpty }) {
       let next = log.received.removeFirst()
-      let received = TestStoreLog<State, Action>.describe(next.action)
+      let received = log.describe(next.action)
       try failIfDropped("receive(\(received))", at)
       if matches(next.action) {
-        drainEffects()
-        return try check(
-          update, before: next.before, after: next.after, stackIDs: next.stackIDs,
-          "receive(\(received))", at)
+        executor.drain(within: timeout)
+        return try check(update, next, "receive(\(received))", at)
       }
       guard exhaustivity == .off else {
         return try fail("receive: expected \(expected), but received \(received)", at)
@@ -1424,27 +1387,24 @@ nonisolated private func dumpWrap(
     }
     let got = skipped.isEmpty ? "nothing" : "only " + skipped.joined(separator: ", ")
     var why = log.isRunning ? "within \(timeout)" : "and no effect is running"
-    if log.isRunning, let sleepers = drainEffects(), sleepers > 0 {
+    if log.isRunning, let sleepers = executor.drain(within: timeout), sleepers > 0 {
       why += ", while \(sleepers) sleep\(sleepers == 1 ? "s" : "") on a TestClock: advance it"
     }
     try fail("receive: expected \(expected), but received \(got) \(why)", at)
   }
 
-  /// Fails unless `update` describes the change from `before` to `after`.
   private func check(
-    _ update: ((inout State) throws -> Void)?, before: State, after: State, stackIDs ids: Int,
-    _ step: String, _ at: StepLocation
+    _ update: ((inout State) throws -> Void)?, _ step: Step, _ name: String, _ at: StepLocation
   ) throws {
     guard exhaustivity == .on || update != nil else { return }
-    var expected = exhaustivity == .on ? before : after
-    // NB: A stack the closure pushes to gets the ids the step's own pushes got.
-    var reporter = context
-    reporter.nextStackID = stackIDs(from: ids).next
+    var expected = exhaustivity == .on ? step.before : step.after
+    var reporter = self.reporter  // NB: Pushes in `update` get the ids the step's own pushes got.
+    reporter.nextStackID = stackIDs(from: step.stackIDs).next
     try miniReduxReporter.withValue(reporter) { try update?(&expected) }
-    guard expected != after else {
-      guard exhaustivity == .on, update != nil, before == after else { return }
+    guard expected != step.after else {
+      guard exhaustivity == .on, update != nil, step.before == step.after else { return }
       return try fail(
-        "\(step): expected the state to change, but it did not; when an action changes "
+        "\(name): expected the state to change, but it did not; when an action changes "
           + "nothing, pass no closure", at)
     }
     let problem =
@@ -1452,11 +1412,10 @@ nonisolated private func dumpWrap(
       ? "the state does not hold what the closure asserts"
       : update == nil
         ? "the state changed, but no closure asserted it" : "the state is not as expected"
-    let diff = dumpDiff(dumpLines(expected), dumpLines(after))
-    try fail("\(step): \(problem) (- expected, + actual):\n\(diff)", at)
+    let diff = dumpDiff(dumpLines(expected), dumpLines(step.after))
+    try fail("\(name): \(problem) (- expected, + actual):\n\(diff)", at)
   }
 
-  /// Fails if embeddings reported dropping actions since the last step.
   private func failIfDropped(_ step: String, _ at: StepLocation) throws {
     guard !log.dropped.isEmpty else { return }
     defer { log.dropped = [] }
@@ -1499,88 +1458,73 @@ public struct TestStoreFailure: Error, CustomStringConvertible {
   public let fileID: String
   /// The line of the call that failed.
   public let line: UInt
-
   public nonisolated var description: String { "\(fileID):\(line): \(message)" }
 }
 
-/// Where a test step is written: where the test framework records its failure.
 typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
 
-/// What a ``TestStore`` has seen and not yet checked.
+/// What a ``TestStore`` has seen and not yet checked, apart from it, for its reducer to hold.
 @MainActor final class TestStoreLog<State, Action> {
+  /// An action (`nil`: a child's dismissal), the state before and after, and the next stack id.
+  typealias Step = (action: Action?, before: State, after: State, stackIDs: Int)
   let createdAt: StepLocation
   var hasFailed = false  // Then a test store released with work left says nothing more.
   var exhaustivity = Exhaustivity.on
-  var awaitsSentAction = false  // Whether the next action reduced is the test's, not an effect's.
-  var sentState: State?
-  var dropped: [String] = []  // What embeddings reported dropping since the last step.
-  /// What effects caused, in order: an action (`nil`, a child's dismissal in a step of its own),
-  /// the state before and after it, and the next stack id before it.
-  var received: [(action: Action?, before: State, after: State, stackIDs: Int)] = []
-  /// The state after the last step; a change since then, outside a reducer, is a dismissal.
-  var lastState: State?
-  /// The test's sends whose effects are, or were, in flight, and where each was sent.
-  var sent: [(action: Action, sentAt: String, task: StoreTask)] = []
+  var dropped: [String] = []  // What MiniRedux reported on the main actor since the last step.
+  var received: [Step] = []  // What effects caused, in order.
+  var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
+  var sent: [(task: StoreTask, label: String)] = []  // The test's sends that started effects.
   private var waiters: [CheckedContinuation<Void, Never>] = []
-  /// The ids of the stacks the test makes, from 0.
-  let screenIDs = stackIDs(from: 0)
+  let screenIDs = stackIDs(from: 0)  // Those of the stacks the test makes.
   init(createdAt: StepLocation) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
 
-  /// Records as a step a change of the state since the last step: a child's dismissal.
-  func noteDismissal(before state: State) where State: Equatable {
-    guard let lastState, lastState != state else { return }
-    received.append((nil, lastState, state, screenIDs.peek()))
-    self.lastState = state
+  func record(_ action: Action?, _ before: State, _ after: State, stackIDs: Int) {
+    received.append((action, before, after, stackIDs))
+    lastState = after
     wake()
   }
 
-  static func describe(_ action: Action?) -> String {
+  /// Records a change to `state` since the last step as a step: a child's dismissal.
+  func noteDismissal(_ state: State) where State: Equatable {
+    guard let lastState, lastState != state else { return }
+    record(nil, lastState, state, stackIDs: screenIDs.peek())
+  }
+
+  func describe(_ action: Action?) -> String {
     action.map(dumpLine) ?? "a child's dismissal of itself"
   }
 
-  /// Resumes every wait (later: none can change the list meanwhile); each checks again whether
-  /// what it waits for happened.
-  func wake() {
+  func wake() {  // Each wait then checks again whether what it waits for happened.
     for waiter in waiters { waiter.resume() }
     waiters = []
   }
 
-  /// Waits until `done` holds, no effect runs or the time is up, and returns whether `done` holds;
-  /// throws if the test is cancelled.
+  /// Waits until `done` holds, no effect runs or time is up; returns `done()`. Throws if cancelled.
   @discardableResult func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
-    // NB: The runtime traps on a deadline past Int64.max seconds; this one is years away still.
+    // NB: The runtime traps on a deadline past Int64.max seconds.
     let deadline = ContinuousClock.now + min(timeout, .seconds(Int64.max / 4))
+    // NB: A child task: cancelled with the wait and as it returns; then, or at the deadline, wakes.
+    async let _ = {
+      try? await Task.sleep(until: deadline, clock: .continuous)
+      await self.wake()
+    }()
     while !done(), isRunning, ContinuousClock.now < deadline {
-      let timer = Task { [weak self] in
-        try? await Task.sleep(until: deadline, clock: .continuous)
-        if !Task.isCancelled { self?.wake() }
-      }
-      await withTaskCancellationHandler {
-        await withCheckedContinuation { waiters.append($0) }
-      } onCancel: {
-        Task { @MainActor [weak self] in self?.wake() }
-      }
-      timer.cancel()
+      await withCheckedContinuation { waiters.append($0) }
       try Task.checkCancellation()
     }
     return done()
   }
 
-  /// The effects still running and, with ``Exhaustivity/on``, the received actions not asserted.
   func unaccounted(after timeout: Duration? = nil) -> String {
     let effects = sent.filter { $0.task.count > 0 }.map { sent in
-      "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of "
-        + "\(dumpLine(sent.action)) (\(sent.sentAt)) still running"
+      "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of \(sent.label) still running"
         + (timeout.map { " after \($0)" } ?? "")
     }
-    let actions =
-      exhaustivity == .off
-      ? [] : received.map { "  \(Self.describe($0.action)) received but not asserted" }
-    return (effects + actions).joined(separator: "\n")
+    let actions = received.map { "  \(describe($0.action)) received but not asserted" }
+    return (effects + (exhaustivity == .on ? actions : [])).joined(separator: "\n")
   }
 
-  /// Fails the test, at the line that made the test store, if it was released with work left.
   func reportIfUnaccounted() {
     let unaccounted = unaccounted()
     guard !hasFailed, !unaccounted.isEmpty else { return }
@@ -1595,15 +1539,12 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
 }
 
 /// Whether `lhs` equals `rhs`, with the conformance a dynamic cast found.
-private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool {
-  (rhs as? Value).map { $0 == lhs } ?? false
-}
+private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool { (rhs as? Value) == lhs }
 
 // MARK: - Time in tests
 
-/// A clock whose sleeps return at once, its `now` moved on to their deadline: for a test, or a
-/// preview, that should not wait for a debounce or a timer. Named so as not to clash with
-/// swift-clocks' `ImmediateClock` in a file that imports both.
+/// A clock whose sleeps return at once, moving `now` on to their deadline, for a test or preview
+/// that should not wait; named so as not to clash with swift-clocks' `ImmediateClock`.
 /// ```swift
 /// let clock = ImmediateTestClock()
 /// let store = TestStore(initialState: Search.State(), Search.reducer(clock: clock) { [$0] })
@@ -1617,7 +1558,6 @@ public final class ImmediateTestClock: Clock, @unchecked Sendable {
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
   public init() {}
-
   public var now: Instant { queue.sync { instant } }
   public var minimumResolution: Duration { .zero }
 
@@ -1644,12 +1584,11 @@ public final class TestClock: Clock, @unchecked Sendable {
   public typealias Instant = ContinuousClock.Instant
   // NB: A queue, not a `Mutex`, whose thread-local storage the `swift` interpreter cannot load.
   private let queue = DispatchQueue(label: "MiniRedux.TestClock")
-  /// Read and written on `queue` only: the class is Sendable. `executors`: those of the test
-  /// stores whose effects slept on this clock, the only ones `advance(by:)` waits for.
+  /// On `queue` only: the class is Sendable. `executors`: of the test stores that slept on it.
   private var state = (
     now: Instant.now, nextID: 0,
     sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)](),
-    executors: [ObjectIdentifier: @Sendable () -> AnyObject?]()
+    executors: [ObjectIdentifier: @Sendable () -> TestExecutor?]()
   )
   let patience: Duration  // How long an advance waits for effects before it moves on without them.
   let createdAt: StepLocation  // Where the test fails if effects outlast the patience.
@@ -1660,14 +1599,10 @@ public final class TestClock: Clock, @unchecked Sendable {
   ///   - filePath: The path of that file.
   ///   - line: The line where the clock is made.
   ///   - column: The column where the clock is made.
-  public convenience init(
+  public init(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
-  ) {
-    self.init(
-      patience: .seconds(60), fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-
+  ) { (patience, createdAt) = (.seconds(60), (fileID, filePath, line, column)) }
   init(
     patience: Duration, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -1679,28 +1614,19 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// Suspends until an advance reaches `deadline`; a deadline already past returns at once, and
   /// one that is now, a zero-length sleep, waits for the next advance, `advance()` included.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    var leave = {}
-    // NB: Where test stores run effects on a `TestExecutor`; before, no one settles them.
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *),
-      let executor = TestExecutor.current
-    {
-      executor.sleepers += 1
-      leave = { executor.sleepers -= 1 }
-      queue.sync { state.executors[ObjectIdentifier(executor)] = { [weak executor] in executor } }
-    }
-    defer { leave() }
+    let current = TestExecutor.current  // NB: That of a test store, which runs this effect.
+    current?.sleepers += 1
+    defer { current?.sleepers -= 1 }
     let id = queue.sync {
-      state.nextID += 1
-      return state.nextID
+      if let current { state.executors[ObjectIdentifier(current)] = { [weak current] in current } }
+      return (state.nextID, state.nextID += 1).0
     }
     try await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        let isDue = queue.sync {
-          guard deadline >= state.now, !Task.isCancelled else { return true }
+        queue.sync {
+          guard deadline >= state.now, !Task.isCancelled else { return continuation.resume() }
           state.sleepers[id] = (deadline, continuation)
-          return false
         }
-        if isDue { continuation.resume() }
       }
       try Task.checkCancellation()
     } onCancel: {
@@ -1708,17 +1634,16 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
   }
 
-  /// Moves time forward by `duration` (not back, if negative), deadline by deadline, each time
-  /// letting the effects of the test stores that sleep on this clock run until each has slept on
-  /// it, ended or waits on something else; other test stores' effects never delay it. Effects
-  /// that keep running for a minute instead are reported, and time moves on without them.
+  /// Moves time on by `duration` (never back), deadline by deadline; at each, the effects of the
+  /// test stores that sleep on this clock (not others') run until each sleeps again, ends or waits
+  /// on something else. Effects that run on for a minute are reported; time moves on without them.
   /// ```swift
   /// await clock.advance(by: .seconds(1))  // a one-second timer ticks once
   /// await clock.advance()  // what sleeps for zero, or until now, wakes
   /// ```
   /// - Parameter duration: How far to move; by default, not at all.
   @MainActor public func advance(by duration: Duration = .zero) async {
-    await advance(to: now.advanced(by: max(duration, .zero)))
+    await advance(to: now.advanced(by: duration))
   }
 
   /// Moves time forward to `deadline` (not back, if it is past), as ``advance(by:)`` does.
@@ -1729,22 +1654,25 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// - Parameter deadline: The instant to move to.
   @MainActor public func advance(to deadline: Instant) async {
     let end = max(deadline, now)
-    // NB: One minute for the whole advance: past it, effects that keep running are given up on.
-    let deadline = ContinuousClock.now + patience
-    var settled = await settle(before: deadline)
-    while let due = queue.sync(execute: { () -> [CheckedContinuation<Void, Never>]? in
+    let deadline = ContinuousClock.now + patience  // NB: For the whole advance.
+    var settled = true
+    repeat {
+      let executors = queue.sync {  // NB: Those of the test stores whose effects slept on it.
+        state.executors = state.executors.filter { $0.value() != nil }
+        return state.executors.values.compactMap { $0() }
+      }
+      for executor in executors { settled = await executor.settle(before: deadline) && settled }
+    } while queue.sync(execute: {
       guard let next = state.sleepers.values.map(\.deadline).min(), next <= end else {
         state.now = end
-        return nil
+        return false
       }
       state.now = next
-      let due = state.sleepers.filter { $0.value.deadline <= next }.sorted { $0.key < $1.key }
-      for (id, _) in due { state.sleepers[id] = nil }
-      return due.map(\.value.wake)
-    }) {
-      for sleeper in due { sleeper.resume() }
-      settled = await settle(before: deadline) && settled
-    }
+      let due = state.sleepers.filter { $0.value.deadline <= next }
+      state.sleepers = state.sleepers.filter { $0.value.deadline > next }
+      for (_, sleeper) in due.sorted(by: { $0.key < $1.key }) { sleeper.wake.resume() }
+      return true
+    })
     guard !settled else { return }
     fail(
       "MiniRedux: TestClock.advance(by:) waited a minute for effects that keep running, or block "
@@ -1774,24 +1702,10 @@ public final class TestClock: Clock, @unchecked Sendable {
     guard !miniReduxReporter.get().recordIssue(message, createdAt) else { return }
     miniReduxReport(message, fails: true)
   }
-
-  /// Settles the executors of the test stores whose effects slept on this clock.
-  @MainActor private func settle(before deadline: ContinuousClock.Instant) async -> Bool {
-    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return true }
-    let executors = queue.sync {
-      state.executors = state.executors.filter { $0.value() != nil }
-      return state.executors.values.compactMap { $0() as? TestExecutor }
-    }
-    var settled = true
-    for executor in executors { settled = await executor.settle(before: deadline) && settled }
-    return settled
-  }
 }
 
-/// A serial queue for one test store's effects, so that its steps and a `TestClock` can tell when
-/// they have run; test stores share none, so a busy one never slows another.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-final class TestExecutor: TaskExecutor {
+/// A serial queue for one test store's effects, so its steps and a `TestClock` can tell they ran.
+nonisolated final class TestExecutor: Sendable {
   /// The executor whose queue runs the current code, if any: whose sleeper a `TestClock` holds.
   static var current: TestExecutor? { DispatchQueue.getSpecific(key: key)?() }
   private static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()
@@ -1803,43 +1717,27 @@ final class TestExecutor: TaskExecutor {
   // NB: Weakly, as the queue belongs to the executor.
   init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }
 
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    queue.async {
-      self.ran += 1
-      job.runSynchronously(on: self.asUnownedTaskExecutor())
-    }
-  }
-
-  /// Blocks until the jobs enqueued so far have run, each to its next suspension, or `timeout`
-  /// passed (a job that blocks its thread holds the test no longer); returns how many of its
-  /// effects then sleep on a `TestClock`, if it got to know.
-  func drain(within timeout: Duration) -> Int? {
-    let drained = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var sleepers: Int?  // Sound: written before the signal, read after it.
-    queue.async {
-      sleepers = self.sleepers
-      drained.signal()
-    }
+  /// Blocks until the jobs enqueued so far have run to their next suspension, or for `timeout`;
+  /// returns how many of its effects then sleep on a `TestClock`, if it got to know.
+  @discardableResult func drain(within timeout: Duration) -> Int? {
+    nonisolated(unsafe) var sleepers: Int?  // Sound: written in `read`, read once it has run.
+    let read = DispatchWorkItem { sleepers = self.sleepers }
+    queue.async(execute: read)
     let seconds = min(timeout, .seconds(1_000_000)) / .seconds(1)
-    return drained.wait(timeout: .now() + seconds) == .success ? sleepers : nil
+    return read.wait(timeout: .now() + seconds) == .success ? sleepers : nil
   }
 
-  /// Returns whether the jobs enqueued, and what they sent to the main actor, have run and
-  /// enqueued no more jobs; it gives up past `deadline` after 100 passes that found new jobs
-  /// (effects that keep running), or after ten minutes of slow passes (a busy main actor's).
-  // NB: A job that hops to the main actor enqueues there before it ends, so a pass over the queue,
-  // then over the FIFO main queue (not the main actor's resumption order), follows what they sent.
+  /// Whether the jobs enqueued, and what they sent to the main actor, ran and enqueued no more; it
+  /// gives up past `deadline` after 100 passes that found new jobs, or after ten minutes of passes.
+  // NB: Via the FIFO main queue, not the main actor's resumption order (HowItWorks: Time in tests).
   @MainActor func settle(before deadline: ContinuousClock.Instant) async -> Bool {
     let (passes, pass) = AsyncStream.makeStream(of: Int?.self)
     defer { pass.finish() }
     DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(600)) { pass.yield(nil) }
     var (ran, changes, iterator) = (-1, 0, passes.makeAsyncIterator())
     while true {
-      queue.async {
-        let ran = self.ran
-        DispatchQueue.main.async { pass.yield(ran) }
-      }
+      // NB: The inner closure, and so its capture of `ran`, is made on the queue.
+      queue.async { DispatchQueue.main.async { [ran = self.ran] in pass.yield(ran) } }
       guard let now = await iterator.next() ?? nil else { return false }
       if now == ran { return true }
       (ran, changes) = (now, changes + 1)
@@ -1848,8 +1746,19 @@ final class TestExecutor: TaskExecutor {
   }
 }
 
+// NB: The runtime runs effects here where `Task.immediate` takes an executor (macOS 26 on).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+nonisolated extension TestExecutor: TaskExecutor {
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    queue.async {
+      self.ran += 1
+      job.runSynchronously(on: self.asUnownedTaskExecutor())
+    }
+  }
+}
+
 #if canImport(Combine)
-  // NB: `objectWillChange` is main-actor isolated; SwiftUI reads it on the main actor, and
-  // `@preconcurrency` turns any other read into a runtime check instead of a data race.
+  // NB: SwiftUI reads the main-actor `objectWillChange` there; `@preconcurrency` checks the rest.
   extension Store: @preconcurrency ObservableObject {}
 #endif
