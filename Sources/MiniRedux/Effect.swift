@@ -126,9 +126,8 @@ extension Effect {
     composite(effects, Operation.concatenate)
   }
 
-  private static func composite(_ effects: some Sequence<Self>, _ op: (Parts) -> Operation) -> Self
-  {
-    let parts = effects.filter { !$0.isNone }
+  private static func composite(_ parts: some Sequence<Self>, _ op: (Parts) -> Operation) -> Self {
+    let parts = parts.filter { !$0.isNone }
     return parts.count > 1 ? Self(operation: op(Parts(parts))) : parts.first ?? .none
   }
 }
@@ -376,9 +375,7 @@ nonisolated let keptCapacity = 16
     }
     (isSending, current) = (true, lineage)
     reduce(action, in: lineage)
-    drain()
-    defer { current = nil }
-    return current
+    return drain()
   }
 
   /// Runs the reducer and starts its effect, inside the store's context, if it has one, so that
@@ -411,8 +408,10 @@ nonisolated let keptCapacity = 16
   }
 
   /// Reduces the queue and moves on the concatenations whose step may have ended, until nothing
-  /// is left, then tells the store's observers; again if they sent meanwhile.
-  private func drain() {
+  /// is left, then tells the store's observers; again if they sent meanwhile. Ends the send in
+  /// progress, and returns its lineage.
+  @discardableResult private func drain() -> StoreTask? {
+    isSending = true
     var (reduced, moved) = (0, 0)
     while true {
       if reduced < queuedTasks.count {
@@ -435,7 +434,8 @@ nonisolated let keptCapacity = 16
       queuedTasks.removeAll(keepingCapacity: keepCapacity)
     }
     if moved > 0 { toAdvance.removeAll(keepingCapacity: toAdvance.capacity <= keptCapacity) }
-    isSending = false
+    defer { (isSending, current) = (false, nil) }
+    return current
   }
 
   /// Reduces what a running effect sent, in its lineage; drops what a cancelled one sent.
@@ -455,11 +455,9 @@ nonisolated let keptCapacity = 16
   override func emptied(_ container: RunningEffect) {
     toAdvance.append(container)
     guard !isSending else { return }
-    isSending = true
     // NB: A send made meanwhile, by an observer, belongs to the container's lineage.
     current = container.lineage.wasCancelled ? nil : container.lineage
     drain()
-    current = nil
   }
 
   func attach(_ store: Store<State, Action>) {}
@@ -528,8 +526,7 @@ extension Runtime {
     switch effect.operation {
     case .send(let action):
       // NB: A concatenation cancelled by its own step starts nothing more, a send included.
-      guard container?.isRunning ?? true else { return }
-      enqueue(action, lineage)
+      if container?.isRunning ?? true { enqueue(action, lineage) }
     case .cancel(let id): cancel(id, sparing: nil)
     case .report(let action, let message): miniReduxReport(message(dumpLine(action)))
     case .dismiss: dismissChild(from: container, origin: origin)
@@ -558,13 +555,13 @@ extension Runtime {
       attach(
         Task.immediate(priority: priority, executorPreference: executor as? any TaskExecutor) {
           await Effect.perform(body, handler, send, startedBy: origin)
-          running.operationReturned()
+          running.end(in: running.lineage.registry)
         }, to: running)
     } else {
       attach(
         Task(priority: priority) {
           await Effect.perform(body, handler, send, startedBy: origin)
-          running.operationReturned()
+          running.end(in: running.lineage.registry)
         }, to: running)
     }
   }
@@ -582,17 +579,12 @@ extension Runtime {
   /// or ends; a group ends.
   private func advance(_ container: RunningEffect) {
     guard container.children.isEmpty, !container.hasEnded else { return }
-    guard let concatenation = container as? Concatenation<Action> else {
-      return container.end(in: self)
-    }
-    if concatenation.isRunning, let step = concatenation.nextStep() {
-      toAdvance.append(concatenation)
-      start(step, in: concatenation.lineage, at: concatenation, origin: concatenation.origin)
-    } else {
-      concatenation.end(in: self)
-    }
+    guard let concatenation = container as? Concatenation<Action>, concatenation.isRunning,
+      let step = concatenation.nextStep()
+    else { return container.end(in: self) }
+    toAdvance.append(concatenation)
+    start(step, in: concatenation.lineage, at: concatenation, origin: concatenation.origin)
   }
-
 }
 
 // MARK: - Effects in flight
@@ -709,10 +701,8 @@ extension Runtime {
     (self.lineage, self.parent, self.ids) = (lineage, parent, ids)
     (self.isGroup, self.isPause, isOpen) = (isGroup, isPause, isGroup)
     depth = (parent?.depth ?? -1) + 1
-    if let parent {
-      index = parent.children.count
-      parent.children.append(self)
-    }
+    index = parent?.children.count ?? 0
+    parent?.children.append(self)
     guard !isGroup else { return }
     lineage.running += 1
     lineage.enter()
@@ -754,19 +744,15 @@ extension Runtime {
     return wasRunning
   }
 
-  /// Ends a returned `.run`, and each container that leaves empty.
-  func operationReturned() { end(in: lineage.registry) }
-
   /// Ends this effect; a container it leaves empty moves on (`Registry.emptied`), or, with its
   /// store gone, ends too, and so on out, so that `finish()` returns.
   func end(in registry: Registry?) {
     var next: RunningEffect? = self
     while let effect = next {
-      next = nil
-      let parent = effect.parent
+      next = effect.parent
       if effect.end() { registry?.unregister(effect, cancellingTask: false) }
-      guard let parent, parent.children.isEmpty, !parent.isOpen else { continue }
-      if let registry { registry.emptied(parent) } else { next = parent }
+      guard let parent = next, parent.children.isEmpty, !parent.isOpen else { return }
+      if let registry { return registry.emptied(parent) }
     }
   }
 }
@@ -901,9 +887,9 @@ extension Runtime {
     guard let members = byID[id] else { return }
     var outermost: RunningEffect?
     func cancelUnlessEnclosing(_ member: RunningEffect) {
-      guard let container, member.depth <= container.depth, encloses(member, container) else {
-        return cancel(member)
-      }
+      var node = container
+      while let inner = node, inner.depth > member.depth { node = inner.parent }
+      guard node === member else { return cancel(member) }
       if member.depth < outermost?.depth ?? .max { outermost = member }
     }
     cancelUnlessEnclosing(members.first)
@@ -916,12 +902,6 @@ extension Runtime {
       if node === outermost { return }
       (node, from) = (node.parent!, node)
     }
-  }
-
-  private func encloses(_ outer: RunningEffect, _ inner: RunningEffect) -> Bool {
-    var node = inner
-    while node.depth > outer.depth { node = node.parent! }
-    return node === outer
   }
 }
 
@@ -987,9 +967,7 @@ extension Effect {
 
 extension Send {
   init<Parent>(_ parent: Send<Parent>, _ transform: @escaping @Sendable (Action) -> Parent) {
-    self.init(running: parent.running) { action, running in
-      parent.deliver(transform(action), running)
-    }
+    self.init(running: parent.running) { parent.deliver(transform($0), $1) }
   }
 }
 
@@ -1186,7 +1164,7 @@ extension Runtime {
   /// Cancels the effects of the embedded children that the state no longer holds, whoever removed
   /// them: their parent, a reducer around their embedding, a grandparent.
   func endGoneChildren() {
-    var byEmbedding: [AnyHashable: [(key: AnyHashable, id: EffectID)]] = [:]
+    var byEmbedding: [AnyHashable: [Place<State>]] = [:]
     for id in watched {
       guard let place = id as? Place<State> else {
         watched.remove(id)
@@ -1197,11 +1175,11 @@ extension Runtime {
             + "not end with it. Embed the reducer with scope, ifLet or forEach.")
         continue
       }
-      byEmbedding[place.embedding, default: []].append((place.key, id))
+      byEmbedding[place.embedding, default: []].append(place)
     }
     for places in byEmbedding.values {
-      let isPresent = (places[0].id as! Place<State>).keys(state)
-      for (key, id) in places where !isPresent(key) { cancel(id, sparing: nil) }
+      let isPresent = places[0].keys(state)
+      for place in places where !isPresent(place.key) { cancel(place, sparing: nil) }
     }
   }
 
@@ -1224,9 +1202,7 @@ extension Runtime {
     }
     place.remove!(&state)
     endGoneChildren()
-    guard !isSending else { return }
-    isSending = true
-    drain()
+    if !isSending { drain() }
   }
 }
 
