@@ -147,9 +147,8 @@ extension Effect {
   ///     .cancellable(id: CancelID.search, cancelInFlight: true)
   /// ```
   // NB: Inlinable, for a client to make the id's box with its type known (HowItWorks' table).
-  @inlinable public func cancellable(id: sending some Hashable, cancelInFlight: Bool = false)
-    -> Self
-  {
+  @inlinable
+  public func cancellable(id: sending some Hashable, cancelInFlight: Bool = false) -> Self {
     cancellable(TypedEffectID(id), cancelInFlight: cancelInFlight)
   }
 
@@ -190,8 +189,7 @@ public struct Send<Action: Sendable>: Sendable {
   /// Sends `action`, unless the effect was cancelled; the store reduces it before this returns.
   @MainActor public func callAsFunction(_ action: Action) {
     // NB: A cancelled operation may still get here; cancellation must win.
-    guard !Task.isCancelled else { return }
-    deliver(action, running)
+    if !Task.isCancelled { deliver(action, running) }
   }
 }
 
@@ -266,12 +264,10 @@ extension Effect {
     do { try await body(send) } catch {
       // NB: Cancellation is silent: an error thrown because of it is no failure.
       guard !Task.isCancelled, !(error is CancellationError) else { return }
-      guard let handler else {
-        return miniReduxReport(
-          "MiniRedux: an effect started by \(origin) threw \(error), and it has no catch: "
-            + "handler. Pass `catch:` to .run to turn errors into actions.")
-      }
-      await handler(error, send)
+      if let handler { return await handler(error, send) }
+      miniReduxReport(
+        "MiniRedux: an effect started by \(origin) threw \(error), and it has no catch: "
+          + "handler. Pass `catch:` to .run to turn errors into actions.")
     }
   }
 }
@@ -396,7 +392,7 @@ nonisolated let keptCapacity = 16
   }
 
   private func enqueue(_ action: Action, _ lineage: StoreTask?) {
-    lineage?.enter()
+    lineage?.count += 1
     queuedActions.append(action)
     queuedTasks.append(lineage)
   }
@@ -587,7 +583,7 @@ extension Runtime {
 // NB: Causation's unit; a send that starts no effect returns `empty`, and allocates none.
 @MainActor public final class StoreTask: Hashable, Sendable {
   /// The effects in flight and the actions queued.
-  private(set) var count = 0
+  fileprivate(set) var count = 0
   /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
   private(set) var wasCancelled = false
   /// Its effects neither cancelled nor ended, and whether one ended without being cancelled.
@@ -611,7 +607,6 @@ extension Runtime {
   /// Cancels the effects: nothing they send is reduced any more, the actions they queued are
   /// dropped, and effects their actions would start do not start.
   public func cancel() {
-    guard self !== Self.empty else { return }
     wasCancelled = true
     registry?.cancel(self)
   }
@@ -637,8 +632,6 @@ extension Runtime {
       }
     }
   }
-
-  func enter() { count += 1 }
 
   func leave() {
     count -= 1
@@ -689,7 +682,7 @@ extension Runtime {
     parent?.children.append(self)
     guard !isGroup else { return }
     lineage.running += 1
-    lineage.enter()
+    lineage.count += 1
   }
 
   func forEachID(_ body: (EffectID) -> Void) {
@@ -836,9 +829,9 @@ extension Runtime {
   /// Cancels `effect` and all it contains. A group being started stays running, for its parts
   /// still to start, unless what contains it is cancelled.
   func cancel(_ effect: RunningEffect) {
-    guard !effect.children.isEmpty || effect.isOpen else {
-      if effect.cancel() { unregister(effect, cancellingTask: true) }
-      return
+    // NB: A lone effect, the usual one, needs no stack (S5a, S5b).
+    if effect.children.isEmpty, !effect.isOpen, effect.cancel() {
+      return unregister(effect, cancellingTask: true)
     }
     var pending = [(effect, false)]
     while let (effect, isContained) = pending.popLast() {
@@ -1117,8 +1110,7 @@ extension Send {
   ///   }
   /// ```
   @MainActor public func dismiss() {
-    guard !Task.isCancelled else { return }
-    running.lineage.registry?.dismiss(from: running)
+    if !Task.isCancelled { running.lineage.registry?.dismiss(from: running) }
   }
 }
 
