@@ -47,11 +47,9 @@ import Dispatch
 public struct Effect<Action: Sendable>: Sendable {
   @usableFromInline let operation: Operation
   @usableFromInline nonisolated init(operation: Operation) { self.operation = operation }
-}
 
-// MARK: - Making effects
+  // MARK: - Making effects
 
-extension Effect {
   /// An effect that does nothing: what a reducer returns when an action only changes state.
   /// ```swift
   /// case .incrementTapped:
@@ -89,11 +87,9 @@ extension Effect {
   ///   return .send(.delegate(.saved))
   /// ```
   public static func send(_ action: Action) -> Self { Self(operation: .send(action)) }
-}
 
-// MARK: - Composing effects
+  // MARK: - Composing effects
 
-extension Effect {
   /// An effect that starts all of `effects` at once, and ends when all of them have ended.
   /// ```swift
   /// return .merge(.send(.started), .run { send in await send(.loaded(try await load())) })
@@ -130,11 +126,9 @@ extension Effect {
     let parts = parts.filter { !$0.isNone }
     return parts.count > 1 ? Self(operation: op(Parts(parts))) : parts.first ?? .none
   }
-}
 
-// MARK: - Cancellation and time
+  // MARK: - Cancellation and time
 
-extension Effect {
   /// This effect, with everything it contains registered under `id` the moment it starts, so that
   /// `.cancel(id:)`, even later in the same reducer output, finds it. What its actions start is
   /// not contained in it; `cancelInFlight` never cancels this effect, nor a wrapper around it.
@@ -293,7 +287,6 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
 // NB: Unchecked: the value is `sending`, and only hashed and compared after.
 @usableFromInline final class TypedEffectID<Value: Hashable>: EffectID, @unchecked Sendable {
   @usableFromInline let value: Value
-
   @inlinable init(_ value: sending Value) { self.value = value }
 
   @usableFromInline override func hash(into hasher: inout Hasher) {
@@ -450,11 +443,9 @@ nonisolated let keptCapacity = 16
   }
 
   func attach(_ store: Store<State, Action>) {}
-}
 
-// MARK: - The interpreter
+  // MARK: - The interpreter
 
-extension Runtime {
   /// Starts `effect`, which `origin`'s reduction returned, in `lineage`, inside `container`.
   private func start(
     _ effect: Effect<Action>, in lineage: StoreTask?, at container: RunningEffect?, origin: Action
@@ -879,6 +870,12 @@ extension Runtime {
 
 // MARK: - Mapping effects
 
+extension Send {
+  init<Parent>(_ parent: Send<Parent>, _ transform: @escaping @Sendable (Action) -> Parent) {
+    self.init(running: parent.running) { parent.deliver(transform($0), $1) }
+  }
+}
+
 extension Effect {
   /// The same work, under the same ids, sending `transform(action)` for each `action`.
   /// ```swift
@@ -933,17 +930,9 @@ extension Effect {
       return Effect<T>(operation: .run(priority, { try await body(Send($0, transform)) }, handler))
     }
   }
-}
 
-extension Send {
-  init<Parent>(_ parent: Send<Parent>, _ transform: @escaping @Sendable (Action) -> Parent) {
-    self.init(running: parent.running) { parent.deliver(transform($0), $1) }
-  }
-}
+  // MARK: - Time
 
-// MARK: - Time
-
-extension Effect {
   /// This effect after a pause of `duration` on `clock`, all cancellable under `id` with
   /// `cancelInFlight: true`: a newer debounced effect replaces it, paused or working. Cancelled in
   /// either, it counts as cancelled (``StoreTask/isCancelled``, <doc:EffectsAndCancellation>).
@@ -997,11 +986,10 @@ nonisolated struct Reporter: Sendable {
   var nextStackID = stackIDs(from: 0).next
 }
 
-/// A counter of stack screens' ids that starts at `first`: `next` gives one, `peek` tells it.
-nonisolated func stackIDs(from first: Int) -> (next: @Sendable () -> Int, peek: @Sendable () -> Int)
-{
+/// A counter of stack screens' ids that starts at `id`: `next` gives one, `peek` tells it.
+nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Sendable () -> Int) {
   let queue = DispatchQueue(label: "MiniRedux.StackState")
-  nonisolated(unsafe) var next = first  // Sound: read and written on `queue` only.
+  nonisolated(unsafe) var next = id  // Sound: read and written on `queue` only.
   return ({ queue.sync { (next, next += 1).0 } }, { queue.sync { next } })
 }
 
@@ -1063,8 +1051,7 @@ final class Place<State>: EffectID, @unchecked Sendable {
   }
 
   override func isEqual(to other: EffectID) -> Bool {
-    guard let other = other as? Self else { return false }
-    return other.embedding == embedding && other.key == key
+    (other as? Self).map { ($0.embedding, $0.key) == (embedding, key) } ?? false
   }
 }
 
