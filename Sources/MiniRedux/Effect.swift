@@ -6,8 +6,7 @@
 //   What an effect is made of: `Effect.Operation`, `Parts`, `EffectID`.
 //   The runtime of a root store: the send loop (`Runtime.send`, `drain`), the interpreter
 //   (`start`), and the effects in flight (`StoreTask`, `RunningEffect`, `Registry`).
-// Beyond the core: mapping effects, reporting, child features' part of the runtime, test
-// failures, Combine.
+// Beyond the core: mapping, time, reporting, child features' part of the runtime, tests, Combine.
 //
 // Two relations, and no third:
 // - Containment: a `cancellable`, a `merge` and a `concatenate` contain their parts. In flight,
@@ -71,8 +70,7 @@ public struct Effect<Action: Sendable>: Sendable {
   /// - Parameters:
   ///   - priority: The priority of the operation's task.
   ///   - operation: The work, which gets a ``Send`` to send actions back.
-  ///   - handler: Gets what `operation` throws, unless it is a `CancellationError` or the effect
-  ///     was cancelled; without one, the error goes to standard error.
+  ///   - handler: Gets what `operation` throws unless cancelled; without one, it goes to stderr.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @concurrent @Sendable (_ send: Send<Action>) async throws -> Void,
@@ -278,7 +276,6 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
   // NB: Subclasses compare and hash their values.
   func isEqual(to other: EffectID) -> Bool { false }
   @usableFromInline func hash(into hasher: inout Hasher) {}
-
   @usableFromInline static func == (lhs: EffectID, rhs: EffectID) -> Bool {
     lhs === rhs || lhs.isEqual(to: rhs)
   }
@@ -317,8 +314,7 @@ nonisolated let keptCapacity = 16
   /// Whether the reducer has the state, so that no one else may read it.
   private(set) var isReducing = false
   private var isSending = false
-  /// The actions waiting, and the lineage each counts in (`nil`: the send in progress's).
-  // NB: Two arrays, not one of pairs (HowItWorks' table).
+  /// The actions waiting and each one's lineage (`nil`: `current`); two arrays (HowItWorks' table).
   private var queuedActions: [Action] = []
   private var queuedTasks: [StoreTask?] = []
   /// The lineage of the send in progress, made when one of its effects first starts.
@@ -390,8 +386,7 @@ nonisolated let keptCapacity = 16
     queuedTasks.append(lineage)
   }
 
-  /// Reduces the queue and moves on concatenations, then tells observers, until nothing is left;
-  /// ends the send in progress, and returns its lineage.
+  /// Reduces the queue, moves on containers, tells observers; ends the send, returning its lineage.
   @discardableResult private func drain() -> StoreTask? {
     isSending = true
     var (reduced, moved) = (0, 0)
@@ -646,12 +641,10 @@ nonisolated let keptCapacity = 16
   let isPause: Bool
   /// What contains it: a concatenation whose step it is part of, or a group.
   private(set) var parent: RunningEffect?
-  /// How many containers it is inside.
   let depth: Int
   /// The ids of the `cancellable`s around it, inside its parent.
   let ids: EffectIDs
-  /// Its phase, moved only by ``cancel()`` and ``end()``: running (registered), then cancelled
-  /// (unregistered, what it sends dropped), and ended (out of its lineage and its parent).
+  /// Its phase, moved only by ``cancel()`` and ``end()``: running, cancelled (unregistered), ended.
   private(set) var (isCancelled, hasEnded) = (false, false)
   var isRunning: Bool { !isCancelled && !hasEnded }
   /// What it contains that has not ended; `index` is its place in its parent's.
@@ -817,8 +810,7 @@ nonisolated let keptCapacity = 16
     if group.children.isEmpty { emptied(group) }
   }
 
-  /// Cancels `effect` and all it contains. A group being started stays running, for its parts
-  /// still to start, unless what contains it is cancelled.
+  /// Cancels `effect` and all it contains; a group still starting stays, unless its container goes.
   func cancel(_ effect: RunningEffect) {
     // NB: A lone effect, the usual one, needs no stack (S5a, S5b).
     if effect.children.isEmpty, !effect.isOpen, effect.cancel() {
@@ -835,14 +827,12 @@ nonisolated let keptCapacity = 16
     }
   }
 
-  /// Cancels every effect in flight in `lineage`.
-  // NB: A search of all, not a list per lineage, which each effect would join and leave.
+  /// Cancels every effect in flight in `lineage`, found by a search: a list would cost each effect.
   func cancel(_ lineage: StoreTask) {
     for (effect, _) in running where effect.lineage === lineage { cancel(effect) }
   }
 
-  /// Cancels every effect under `id`. For `cancelInFlight`, from inside `container`: spares the
-  /// effects that enclose `container`, but not what else they contain.
+  /// Cancels every effect under `id`, but those enclosing `container` (not what else they contain).
   func cancel(_ id: EffectID, sparing container: RunningEffect?) {
     // NB: Over a copy, as cancelling one unregisters it.
     guard let members = byID[id] else { return }
@@ -969,8 +959,7 @@ extension Effect {
 nonisolated let miniReduxReporter = TaskLocal(wrappedValue: Reporter())
 
 /// What `miniReduxReporter` holds: a report that `fails` makes the process exit 1 at its end.
-// NB: Functions in a struct, not bare: Swift 6.3 crashes binding a task-local of a function type
-// in an optimized build (swiftlang/swift#88321).
+// NB: A struct: Swift 6.3 -O crashes binding a task-local of function type (swiftlang/swift#88321).
 nonisolated struct Reporter: Sendable {
   var report: @Sendable (String, _ fails: Bool) -> Void = { message, fails in
     var line = message + "\n"
@@ -1023,10 +1012,8 @@ nonisolated private let mainQueueKey = {
 
 // MARK: - Child features: their places, and ending their effects with them
 
-// How `scope`, `ifLet` and `forEach` embed a child: its effects run under the id of its place
-// (its embedding, and its key there), and the ids inside are renamed into it, as its own. Renamed
-// on the way out, a place tells the root store, from its state, whether its child is there (after
-// each reduction, whoever removed it), and how to remove it, for a dismiss from an effect.
+// `scope`, `ifLet` and `forEach` run a child's effects under its place's id, and rename the ids
+// inside into it; a place tells the root store whether its child is there, and how to remove it.
 
 /// The id of an embedded child's effects, for a store whose state is a `State`.
 final class Place<State>: EffectID, @unchecked Sendable {
@@ -1058,10 +1045,9 @@ final class Place<State>: EffectID, @unchecked Sendable {
 extension Effect {
   /// An effect that removes the child feature whose reducer returns it: the state that
   /// ``Reduce/ifLet(_:action:extract:child:)-(_,_,_,Reducer<ChildState,ChildAction>)`` embeds
-  /// becomes `nil`, the element that `forEach` embeds leaves its collection (a stack's screen,
-  /// with the screens above it), and the child's effects end. Returned alone, it acts in that
-  /// reduction, and what came with it is reported, unstarted; after a concatenation's step, once
-  /// that step has ended. From a `.run`, ``Send/dismiss()`` (<doc:NavigationAndChildFeatures>).
+  /// becomes `nil`, the element that `forEach` embeds leaves its collection, and the child's
+  /// effects end: at once, or after a concatenation's step, once that step has ended; from a
+  /// `.run`, use ``Send/dismiss()`` (<doc:NavigationAndChildFeatures>).
   /// ```swift
   /// case .closeTapped:
   ///   return .dismiss
@@ -1186,8 +1172,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
   /// Records `message` as a failure of the running test at `location`, with Swift Testing or
   /// XCTest found at run time, so that an app links neither; `false` if no test runs here.
-  // NB: A function is found by its mangled name, which holds its signature; Swift Testing's values
-  // cross by address, sized by its types opened as generic parameters (HowItWorks, Test failures).
+  // NB: How the functions are found, and why calling them is sound: HowItWorks, Test failures.
   nonisolated func recordTestIssue(_ message: String, at location: StepLocation) -> Bool {
     // NB: Cast to protocols they conform to: Swift 5 mode opens no `Any.Type`.
     if let test = _typeByName("7Testing4TestV") as? any Hashable.Type,
@@ -1265,8 +1250,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     {
       .run { send in
         let actions = AsyncStream<Action> { continuation in
-          // NB: The subscription is touched only here and in onTermination, which Combine and
-          // AsyncStream order; AnyCancellable is not Sendable.
+          // NB: Not `Sendable`, but touched only here and in onTermination, which are ordered.
           nonisolated(unsafe) let subscription = createPublisher().sink(
             receiveCompletion: { _ in continuation.finish() },
             receiveValue: { continuation.yield($0) })
