@@ -6,17 +6,16 @@
 //   What an effect is made of: `Effect.Operation`, `Parts`, `EffectID`.
 //   The runtime of a root store: the send loop (`Runtime.send`, `drain`), the interpreter
 //   (`start`), and the effects in flight (`StoreTask`, `RunningEffect`, `Registry`).
-// Beyond the core: mapping effects, reporting, child features' part of the runtime, test
-// failures, Combine.
+// Beyond the core: mapping, time, reporting, child features' part of the runtime, tests, Combine.
 //
 // Two relations, and no third:
 // - Containment: a `cancellable`, a `merge` and a `concatenate` contain their parts. In flight,
 //   each `.run` and `.concatenate`, and each `merge` under ids, is a `RunningEffect` whose
 //   `parent` is what contains it: the effects in flight form a tree. An id covers what its
 //   wrapper contains; a concatenation moves on once what its step contains has ended.
-// - Causation: a `send` and everything its effects sent back is one `StoreTask`, its lineage, which a
-//   `StoreTask` waits for and cancels. An action an effect sends is reduced in the effect's
-//   lineage, never inside the effect: what that action starts is not contained in it.
+// - Causation: a `send` and everything its effects sent back is its lineage, a `StoreTask`, which
+//   waits for and cancels them. An action an effect sends is reduced in the effect's lineage,
+//   never inside the effect: what that action starts is not contained in it.
 
 import Dispatch
 
@@ -47,11 +46,9 @@ import Dispatch
 public struct Effect<Action: Sendable>: Sendable {
   @usableFromInline let operation: Operation
   @usableFromInline nonisolated init(operation: Operation) { self.operation = operation }
-}
 
-// MARK: - Making effects
+  // MARK: - Making effects
 
-extension Effect {
   /// An effect that does nothing: what a reducer returns when an action only changes state.
   /// ```swift
   /// case .incrementTapped:
@@ -73,8 +70,7 @@ extension Effect {
   /// - Parameters:
   ///   - priority: The priority of the operation's task.
   ///   - operation: The work, which gets a ``Send`` to send actions back.
-  ///   - handler: Gets what `operation` throws, unless it is a `CancellationError` or the effect
-  ///     was cancelled; without one, the error goes to standard error.
+  ///   - handler: Gets what `operation` throws unless cancelled; without one, it goes to stderr.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @concurrent @Sendable (_ send: Send<Action>) async throws -> Void,
@@ -89,11 +85,9 @@ extension Effect {
   ///   return .send(.delegate(.saved))
   /// ```
   public static func send(_ action: Action) -> Self { Self(operation: .send(action)) }
-}
 
-// MARK: - Composing effects
+  // MARK: - Composing effects
 
-extension Effect {
   /// An effect that starts all of `effects` at once, and ends when all of them have ended.
   /// ```swift
   /// return .merge(.send(.started), .run { send in await send(.loaded(try await load())) })
@@ -126,21 +120,17 @@ extension Effect {
     composite(effects, Operation.concatenate)
   }
 
-  private static func composite(_ effects: some Sequence<Self>, _ op: (Parts) -> Operation) -> Self
-  {
-    let parts = effects.filter { !$0.isNone }
+  private static func composite(_ parts: some Sequence<Self>, _ op: (Parts) -> Operation) -> Self {
+    let parts = parts.filter { !$0.isNone }
     return parts.count > 1 ? Self(operation: op(Parts(parts))) : parts.first ?? .none
   }
-}
 
-// MARK: - Cancellation and time
+  // MARK: - Cancellation and time
 
-extension Effect {
   /// This effect, with everything it contains registered under `id` the moment it starts, so that
-  /// `.cancel(id:)`, even later in the same reducer output, finds it.
-  ///
-  /// What the effect's actions start is not contained in it; `cancelInFlight` never cancels this
-  /// effect, nor a wrapper around it. Ids compare by type and value, per store (<doc:Guarantees>).
+  /// `.cancel(id:)`, even later in the same reducer output, finds it. What its actions start is
+  /// not contained in it; `cancelInFlight` never cancels this effect, nor a wrapper around it.
+  /// Ids compare by type and value, per store (<doc:Guarantees>).
   /// ```swift
   /// enum CancelID { case search }
   ///
@@ -149,9 +139,8 @@ extension Effect {
   ///     .cancellable(id: CancelID.search, cancelInFlight: true)
   /// ```
   // NB: Inlinable, for a client to make the id's box with its type known (HowItWorks' table).
-  @inlinable public func cancellable(id: sending some Hashable, cancelInFlight: Bool = false)
-    -> Self
-  {
+  @inlinable
+  public func cancellable(id: sending some Hashable, cancelInFlight: Bool = false) -> Self {
     cancellable(TypedEffectID(id), cancelInFlight: cancelInFlight)
   }
 
@@ -192,8 +181,7 @@ public struct Send<Action: Sendable>: Sendable {
   /// Sends `action`, unless the effect was cancelled; the store reduces it before this returns.
   @MainActor public func callAsFunction(_ action: Action) {
     // NB: A cancelled operation may still get here; cancellation must win.
-    guard !Task.isCancelled else { return }
-    deliver(action, running)
+    if !Task.isCancelled { deliver(action, running) }
   }
 }
 
@@ -207,8 +195,7 @@ extension Effect {
     indirect case run(TaskPriority?, Body, Handler?)
     /// A debounce's pause: a `.run` that sends nothing and is not an effect of its own.
     indirect case pause(Body)
-    /// Misuse a layer found about an action while reducing, reported when it starts: mapped on
-    /// the way out like any action, it is named as the root store got it.
+    /// Misuse found reducing an action, reported as it starts, with the action as the root got it.
     indirect case report(Action, @Sendable (_ action: String) -> String)
     case cancel(EffectID)
     /// Removes the child feature that returns it: the layer of child features interprets it.
@@ -269,12 +256,10 @@ extension Effect {
     do { try await body(send) } catch {
       // NB: Cancellation is silent: an error thrown because of it is no failure.
       guard !Task.isCancelled, !(error is CancellationError) else { return }
-      guard let handler else {
-        return miniReduxReport(
-          "MiniRedux: an effect started by \(origin) threw \(error), and it has no catch: "
-            + "handler. Pass `catch:` to .run to turn errors into actions.")
-      }
-      await handler(error, send)
+      if let handler { return await handler(error, send) }
+      miniReduxReport(
+        "MiniRedux: an effect started by \(origin) threw \(error), and it has no catch: "
+          + "handler. Pass `catch:` to .run to turn errors into actions.")
     }
   }
 }
@@ -285,23 +270,20 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
 /// A cancellation id, compared by its type and its value: a box of one, or a child feature's place.
 // NB: A typed box compares the value with no dynamic cast (HowItWorks' table).
 @usableFromInline class EffectID: Hashable, @unchecked Sendable {
-  /// Whether the effects under this id belong to a part of the state that may go, which the
-  /// store then looks for after each reduction (`Runtime.endGoneChildren`: a child feature's).
+  /// Whether its effects end when a part of the state goes (a child's place: `endGoneChildren`).
   let watchesState: Bool
   @usableFromInline init(watchesState: Bool = false) { self.watchesState = watchesState }
   // NB: Subclasses compare and hash their values.
   func isEqual(to other: EffectID) -> Bool { false }
   @usableFromInline func hash(into hasher: inout Hasher) {}
-
   @usableFromInline static func == (lhs: EffectID, rhs: EffectID) -> Bool {
     lhs === rhs || lhs.isEqual(to: rhs)
   }
 }
 
-// NB: Unchecked: the value is `sending`, made in its maker's isolation, then only hashed and compared.
+// NB: Unchecked: the value is `sending`, and only hashed and compared after.
 @usableFromInline final class TypedEffectID<Value: Hashable>: EffectID, @unchecked Sendable {
   @usableFromInline let value: Value
-
   @inlinable init(_ value: sending Value) { self.value = value }
 
   @usableFromInline override func hash(into hasher: inout Hasher) {
@@ -319,8 +301,7 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
 /// How many elements an emptied buffer keeps room for: a few, not the largest burst ever.
 nonisolated let keptCapacity = 16
 
-/// The runtime of a root store: its state, the send loop and the effect interpreter; as a
-/// `Registry`, its effects in flight.
+/// A root store's runtime: its state, send loop and interpreter; as a `Registry`, its effects.
 @MainActor final class Runtime<State, Action: Sendable>: Registry, StoreCore {
   private(set) var state: State
   private let reducer: Reducer<State, Action>
@@ -333,8 +314,7 @@ nonisolated let keptCapacity = 16
   /// Whether the reducer has the state, so that no one else may read it.
   private(set) var isReducing = false
   private var isSending = false
-  /// The actions waiting, and the lineage each counts in (`nil`: the send in progress's).
-  // NB: Two arrays, not one of pairs (HowItWorks' table).
+  /// The actions waiting and each one's lineage (`nil`: `current`); two arrays (HowItWorks' table).
   private var queuedActions: [Action] = []
   private var queuedTasks: [StoreTask?] = []
   /// The lineage of the send in progress, made when one of its effects first starts.
@@ -367,8 +347,7 @@ nonisolated let keptCapacity = 16
 
   func send(_ action: Action) -> StoreTask { send(action, in: nil) ?? .empty }
 
-  /// Reduces `action` and what follows from it synchronously, its effects counting in `lineage`
-  /// (a new one if `nil`), which it returns; queues it if a send is in progress.
+  /// Reduces `action`, and what follows, in `lineage` or a new one, which it returns; or queues it.
   func send(_ action: Action, in lineage: StoreTask?) -> StoreTask? {
     guard !isSending else {
       enqueue(action, lineage)
@@ -376,13 +355,10 @@ nonisolated let keptCapacity = 16
     }
     (isSending, current) = (true, lineage)
     reduce(action, in: lineage)
-    drain()
-    defer { current = nil }
-    return current
+    return drain()
   }
 
-  /// Runs the reducer and starts its effect, inside the store's context, if it has one, so that
-  /// the tasks started inherit its task-local values.
+  /// Reduces, and starts the effect, in the store's context if any: its tasks get its task-locals.
   private func reduce(_ action: Action, in lineage: StoreTask?) {
     guard let context else { return reduceNow(action, in: lineage) }
     var calls = 0
@@ -405,14 +381,14 @@ nonisolated let keptCapacity = 16
   }
 
   private func enqueue(_ action: Action, _ lineage: StoreTask?) {
-    lineage?.enter()
+    lineage?.count += 1
     queuedActions.append(action)
     queuedTasks.append(lineage)
   }
 
-  /// Reduces the queue and moves on the concatenations whose step may have ended, until nothing
-  /// is left, then tells the store's observers; again if they sent meanwhile.
-  private func drain() {
+  /// Reduces the queue, moves on containers, tells observers; ends the send, returning its lineage.
+  @discardableResult private func drain() -> StoreTask? {
+    isSending = true
     var (reduced, moved) = (0, 0)
     while true {
       if reduced < queuedTasks.count {
@@ -435,7 +411,8 @@ nonisolated let keptCapacity = 16
       queuedTasks.removeAll(keepingCapacity: keepCapacity)
     }
     if moved > 0 { toAdvance.removeAll(keepingCapacity: toAdvance.capacity <= keptCapacity) }
-    isSending = false
+    defer { (isSending, current) = (false, nil) }
+    return current
   }
 
   /// Reduces what a running effect sent, in its lineage; drops what a cancelled one sent.
@@ -455,19 +432,15 @@ nonisolated let keptCapacity = 16
   override func emptied(_ container: RunningEffect) {
     toAdvance.append(container)
     guard !isSending else { return }
-    isSending = true
     // NB: A send made meanwhile, by an observer, belongs to the container's lineage.
     current = container.lineage.wasCancelled ? nil : container.lineage
     drain()
-    current = nil
   }
 
   func attach(_ store: Store<State, Action>) {}
-}
 
-// MARK: - The interpreter
+  // MARK: - The interpreter
 
-extension Runtime {
   /// Starts `effect`, which `origin`'s reduction returned, in `lineage`, inside `container`.
   private func start(
     _ effect: Effect<Action>, in lineage: StoreTask?, at container: RunningEffect?, origin: Action
@@ -507,8 +480,7 @@ extension Runtime {
     }
   }
 
-  /// The effect inside the `cancellable`s around `effect`, and their ids; cancels in flight as
-  /// they ask, from `container`.
+  /// The effect inside the `cancellable`s around `effect`, and their ids; cancels as they ask.
   private func unwrap(_ effect: Effect<Action>, at container: RunningEffect?)
     -> (Effect<Action>, EffectIDs)
   {
@@ -528,8 +500,7 @@ extension Runtime {
     switch effect.operation {
     case .send(let action):
       // NB: A concatenation cancelled by its own step starts nothing more, a send included.
-      guard container?.isRunning ?? true else { return }
-      enqueue(action, lineage)
+      if container?.isRunning ?? true { enqueue(action, lineage) }
     case .cancel(let id): cancel(id, sparing: nil)
     case .report(let action, let message): miniReduxReport(message(dumpLine(action)))
     case .dismiss: dismissChild(from: container, origin: origin)
@@ -549,8 +520,7 @@ extension Runtime {
     guard let lineage = admit(lineage, in: container) else { return }
     let running = RunningEffect(lineage: lineage, parent: container, ids: ids, isPause: isPause)
     let send = Send(running: running, deliver: deliver)
-    // NB: Registered before its task starts: an operation with nothing to wait for may have
-    // returned by the time `Task.immediate` does, as optimized builds run it inline.
+    // NB: Registered first, as `Task.immediate` may run an operation to its end before returning.
     register(running)
     // NB: Written out in each branch (HowItWorks' table).
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
@@ -558,19 +528,18 @@ extension Runtime {
       attach(
         Task.immediate(priority: priority, executorPreference: executor as? any TaskExecutor) {
           await Effect.perform(body, handler, send, startedBy: origin)
-          running.operationReturned()
+          running.end(in: running.lineage.registry)
         }, to: running)
     } else {
       attach(
         Task(priority: priority) {
           await Effect.perform(body, handler, send, startedBy: origin)
-          running.operationReturned()
+          running.end(in: running.lineage.registry)
         }, to: running)
     }
   }
 
-  /// The lineage a new effect in `container` counts in (the send in progress's if `lineage` is
-  /// `nil`), unless that lineage or the container was cancelled: then it does not start.
+  /// The lineage a new effect in `container` joins (`current` if `nil`); `nil` if one is cancelled.
   private func admit(_ lineage: StoreTask?, in container: RunningEffect?) -> StoreTask? {
     if lineage == nil, current == nil { current = StoreTask(self) }
     guard let lineage = lineage ?? current, !lineage.wasCancelled, container?.isRunning ?? true
@@ -578,21 +547,15 @@ extension Runtime {
     return lineage
   }
 
-  /// Moves a container on if what it contains has ended: a concatenation starts its next step,
-  /// or ends; a group ends.
+  /// Moves on a container whose contents ended: a concatenation to its next step; else it ends.
   private func advance(_ container: RunningEffect) {
     guard container.children.isEmpty, !container.hasEnded else { return }
-    guard let concatenation = container as? Concatenation<Action> else {
-      return container.end(in: self)
-    }
-    if concatenation.isRunning, let step = concatenation.nextStep() {
-      toAdvance.append(concatenation)
-      start(step, in: concatenation.lineage, at: concatenation, origin: concatenation.origin)
-    } else {
-      concatenation.end(in: self)
-    }
+    guard let concatenation = container as? Concatenation<Action>, concatenation.isRunning,
+      let step = concatenation.nextStep()
+    else { return container.end(in: self) }
+    toAdvance.append(concatenation)
+    start(step, in: concatenation.lineage, at: concatenation, origin: concatenation.origin)
   }
-
 }
 
 // MARK: - Effects in flight
@@ -603,11 +566,10 @@ extension Runtime {
 /// // Later, when the screen that started it goes away:
 /// timer.cancel()
 /// ```
-// NB: Causation's unit, a send's lineage: each effect in flight and each action queued counts in
-// one. A send that starts no effect returns `empty`, so that it allocates none.
+// NB: Causation's unit; a send that starts no effect returns `empty`, and allocates none.
 @MainActor public final class StoreTask: Hashable, Sendable {
   /// The effects in flight and the actions queued.
-  private(set) var count = 0
+  fileprivate(set) var count = 0
   /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
   private(set) var wasCancelled = false
   /// Its effects neither cancelled nor ended, and whether one ended without being cancelled.
@@ -631,7 +593,6 @@ extension Runtime {
   /// Cancels the effects: nothing they send is reduced any more, the actions they queued are
   /// dropped, and effects their actions would start do not start.
   public func cancel() {
-    guard self !== Self.empty else { return }
     wasCancelled = true
     registry?.cancel(self)
   }
@@ -646,8 +607,7 @@ extension Runtime {
     let id = nextWaiterID
     nextWaiterID += 1
     await withTaskCancellationHandler {
-      // NB: Unsafe, as a checked one costs (HowItWorks' table); sound, as each is in `waiters`
-      // once, and taken out as it is resumed.
+      // NB: Unsafe (HowItWorks' table); sound, as each is in `waiters` once, until resumed.
       await withUnsafeContinuation { waiters.append((id, $0)) }
     } onCancel: {
       Task { @MainActor in
@@ -658,8 +618,6 @@ extension Runtime {
       }
     }
   }
-
-  func enter() { count += 1 }
 
   func leave() {
     count -= 1
@@ -673,9 +631,8 @@ extension Runtime {
   nonisolated public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
-/// An effect in flight, a node of the tree that containment makes: a `.run` (or a debounce's
-/// pause) and its task, a ``Concatenation`` and its current step, or a group, the parts of a
-/// `merge` under ids. Runs and concatenations count in their lineage; a group only contains.
+/// An effect in flight, a node of containment's tree: a `.run` (or a debounce's pause) and its
+/// task, a ``Concatenation`` and its current step, or a group (a `merge` under ids).
 @MainActor class RunningEffect {
   let lineage: StoreTask
   /// Whether it is a group: it only contains, and does not count in its lineage.
@@ -684,14 +641,10 @@ extension Runtime {
   let isPause: Bool
   /// What contains it: a concatenation whose step it is part of, or a group.
   private(set) var parent: RunningEffect?
-  /// How many containers it is inside.
   let depth: Int
   /// The ids of the `cancellable`s around it, inside its parent.
   let ids: EffectIDs
-  /// Where it is in its life, moved on only by ``cancel()`` and ``end()``: running, registered
-  /// under its ids, what it sends reduced; then cancelled, unregistered, its task and contents
-  /// cancelled, what it sends dropped; and ended, out of its lineage and its parent, where a send
-  /// after a normal end is misuse.
+  /// Its phase, moved only by ``cancel()`` and ``end()``: running, cancelled (unregistered), ended.
   private(set) var (isCancelled, hasEnded) = (false, false)
   var isRunning: Bool { !isCancelled && !hasEnded }
   /// What it contains that has not ended; `index` is its place in its parent's.
@@ -709,23 +662,19 @@ extension Runtime {
     (self.lineage, self.parent, self.ids) = (lineage, parent, ids)
     (self.isGroup, self.isPause, isOpen) = (isGroup, isPause, isGroup)
     depth = (parent?.depth ?? -1) + 1
-    if let parent {
-      index = parent.children.count
-      parent.children.append(self)
-    }
+    index = parent?.children.count ?? 0
+    parent?.children.append(self)
     guard !isGroup else { return }
     lineage.running += 1
-    lineage.enter()
+    lineage.count += 1
   }
 
-  /// Calls `body` with each of its ids.
   func forEachID(_ body: (EffectID) -> Void) {
     if let id = ids.first { body(id) }
     ids.rest.forEach(body)
   }
 
-  /// The event of a cancellation: returns whether it was running, and so whether the caller
-  /// must unregister it and cancel its task.
+  /// The event of a cancellation: whether it was running, so that the caller unregisters it.
   func cancel() -> Bool {
     guard isRunning else { return false }
     isCancelled = true
@@ -733,8 +682,7 @@ extension Runtime {
     return true
   }
 
-  /// The event of its end: leaves its lineage and its parent; returns whether it was running,
-  /// and so whether the caller must unregister it.
+  /// The event of its end: leaves its lineage and parent; whether it was running, to unregister.
   private func end() -> Bool {
     guard !hasEnded, children.isEmpty else {
       preconditionFailure("MiniRedux: an effect ended twice, or before what it contains")
@@ -754,25 +702,19 @@ extension Runtime {
     return wasRunning
   }
 
-  /// Ends a returned `.run`, and each container that leaves empty.
-  func operationReturned() { end(in: lineage.registry) }
-
-  /// Ends this effect; a container it leaves empty moves on (`Registry.emptied`), or, with its
-  /// store gone, ends too, and so on out, so that `finish()` returns.
+  /// Ends it; a container it empties moves on (`emptied`), or ends too once the store is gone.
   func end(in registry: Registry?) {
     var next: RunningEffect? = self
     while let effect = next {
-      next = nil
-      let parent = effect.parent
+      next = effect.parent
       if effect.end() { registry?.unregister(effect, cancellingTask: false) }
-      guard let parent, parent.children.isEmpty, !parent.isOpen else { continue }
-      if let registry { registry.emptied(parent) } else { next = parent }
+      guard let parent = next, parent.children.isEmpty, !parent.isOpen else { return }
+      if let registry { return registry.emptied(parent) }
     }
   }
 }
 
-/// A `.concatenate` in flight: it owns its steps still to start, and moves on when what its
-/// current step contains (its `children`) has ended.
+/// A `.concatenate` in flight: its steps still to start, the next once its `children` have ended.
 @MainActor final class Concatenation<Action: Sendable>: RunningEffect {
   /// The steps still to start, last first.
   private var steps: [Effect<Action>]
@@ -797,16 +739,14 @@ extension Runtime {
   }
 }
 
-/// The effects of one store in flight, by id: the part of its runtime that does not depend on
-/// its `State` and `Action`. Released with its store, it cancels them.
+/// A store's effects in flight, by id, apart from `State` and `Action`; released, it cancels them.
 @MainActor class Registry {
-  /// Each `.run` and concatenation in flight, at its `slot`, with its task.
-  // NB: `deinit` may read only `Sendable` values, so the tasks are here.
+  /// Each `.run` and concatenation in flight, at its `slot`, with its task (`deinit` reads these).
   private(set) var running: [(effect: RunningEffect, task: Task<Void, Never>?)] = []
   /// The effects under each id: the first inline, as most ids cover one effect at a time.
   private(set) var byID:
     [EffectID: (first: RunningEffect, others: [ObjectIdentifier: RunningEffect])] = [:]
-  /// The ids with effects in flight that watch the state (`IDBox.watchesState`).
+  /// The ids with effects in flight that watch the state (`EffectID.watchesState`).
   fileprivate(set) var watched: Set<EffectID> = [] { didSet { hasWatched = !watched.isEmpty } }
   // NB: A flag, as each reduction reads it (HowItWorks' table).
   private(set) var hasWatched = false
@@ -870,12 +810,11 @@ extension Runtime {
     if group.children.isEmpty { emptied(group) }
   }
 
-  /// Cancels `effect` and all it contains. A group being started stays running, for its parts
-  /// still to start, unless what contains it is cancelled.
+  /// Cancels `effect` and all it contains; a group still starting stays, unless its container goes.
   func cancel(_ effect: RunningEffect) {
-    guard !effect.children.isEmpty || effect.isOpen else {
-      if effect.cancel() { unregister(effect, cancellingTask: true) }
-      return
+    // NB: A lone effect, the usual one, needs no stack (S5a, S5b).
+    if effect.children.isEmpty, !effect.isOpen, effect.cancel() {
+      return unregister(effect, cancellingTask: true)
     }
     var pending = [(effect, false)]
     while let (effect, isContained) = pending.popLast() {
@@ -888,22 +827,20 @@ extension Runtime {
     }
   }
 
-  /// Cancels every effect in flight in `lineage`.
-  // NB: A search of all, not a list per lineage, which each effect would join and leave.
+  /// Cancels every effect in flight in `lineage`, found by a search: a list would cost each effect.
   func cancel(_ lineage: StoreTask) {
     for (effect, _) in running where effect.lineage === lineage { cancel(effect) }
   }
 
-  /// Cancels every effect under `id`. For `cancelInFlight`, from inside `container`: spares the
-  /// effects that enclose `container`, but not what else they contain.
+  /// Cancels every effect under `id`, but those enclosing `container` (not what else they contain).
   func cancel(_ id: EffectID, sparing container: RunningEffect?) {
     // NB: Over a copy, as cancelling one unregisters it.
     guard let members = byID[id] else { return }
     var outermost: RunningEffect?
     func cancelUnlessEnclosing(_ member: RunningEffect) {
-      guard let container, member.depth <= container.depth, encloses(member, container) else {
-        return cancel(member)
-      }
+      var node = container
+      while let inner = node, inner.depth > member.depth { node = inner.parent }
+      guard node === member else { return cancel(member) }
       if member.depth < outermost?.depth ?? .max { outermost = member }
     }
     cancelUnlessEnclosing(members.first)
@@ -917,17 +854,17 @@ extension Runtime {
       (node, from) = (node.parent!, node)
     }
   }
-
-  private func encloses(_ outer: RunningEffect, _ inner: RunningEffect) -> Bool {
-    var node = inner
-    while node.depth > outer.depth { node = node.parent! }
-    return node === outer
-  }
 }
 
 // MARK: - Beyond the core
 
 // MARK: - Mapping effects
+
+extension Send {
+  init<Parent>(_ parent: Send<Parent>, _ transform: @escaping @Sendable (Action) -> Parent) {
+    self.init(running: parent.running) { parent.deliver(transform($0), $1) }
+  }
+}
 
 extension Effect {
   /// The same work, under the same ids, sending `transform(action)` for each `action`.
@@ -983,24 +920,12 @@ extension Effect {
       return Effect<T>(operation: .run(priority, { try await body(Send($0, transform)) }, handler))
     }
   }
-}
 
-extension Send {
-  init<Parent>(_ parent: Send<Parent>, _ transform: @escaping @Sendable (Action) -> Parent) {
-    self.init(running: parent.running) { action, running in
-      parent.deliver(transform(action), running)
-    }
-  }
-}
+  // MARK: - Time
 
-// MARK: - Time
-
-extension Effect {
   /// This effect after a pause of `duration` on `clock`, all cancellable under `id` with
-  /// `cancelInFlight: true`: a newer debounced effect replaces it, paused or working.
-  ///
-  /// The pause is not an effect of its own: a debounced effect cancelled during its pause or its
-  /// work counts as cancelled (``StoreTask/isCancelled``).
+  /// `cancelInFlight: true`: a newer debounced effect replaces it, paused or working. Cancelled in
+  /// either, it counts as cancelled (``StoreTask/isCancelled``, <doc:EffectsAndCancellation>).
   /// ```swift
   /// case .queryChanged(let query):
   ///   return .run { send in await send(.results(try await api.search(query))) }
@@ -1017,8 +942,7 @@ extension Effect {
       return Self.concatenate(Self(operation: .pause(pause)), self)
         .cancellable(id: id, cancelInFlight: true)
     }
-    // NB: A `.run` pauses in its own task, then works: the rule of the concatenation, at half
-    // the cost. Cancelled during its pause, it never starts the work.
+    // NB: A `.run` pauses in its own task, then works: a concatenation's rule, at half the cost.
     let debounced: Body = { send in
       try await pause(send)
       try Task.checkCancellation()
@@ -1031,14 +955,11 @@ extension Effect {
 
 // MARK: - Reporting
 
-/// Where MiniRedux reports misuse and uncaught errors, standard error, and failures of test steps,
-/// to the test framework that runs the test: tests of MiniRedux replace it.
+/// Where MiniRedux reports misuse, uncaught errors and failing test steps; its tests replace it.
 nonisolated let miniReduxReporter = TaskLocal(wrappedValue: Reporter())
 
-/// What `miniReduxReporter` holds. A report that `fails` also makes the process exit with status 1
-/// at its end, so that `swift test` fails; `recordIssue` returns `false` where no test runs.
-// NB: Functions in a struct, not bare: Swift 6.3 crashes binding a task-local of a function type
-// in an optimized build (swiftlang/swift#88321).
+/// What `miniReduxReporter` holds: a report that `fails` makes the process exit 1 at its end.
+// NB: A struct: Swift 6.3 -O crashes binding a task-local of function type (swiftlang/swift#88321).
 nonisolated struct Reporter: Sendable {
   var report: @Sendable (String, _ fails: Bool) -> Void = { message, fails in
     var line = message + "\n"
@@ -1054,11 +975,10 @@ nonisolated struct Reporter: Sendable {
   var nextStackID = stackIDs(from: 0).next
 }
 
-/// A counter of stack screens' ids that starts at `first`: `next` gives one, `peek` tells it.
-nonisolated func stackIDs(from first: Int) -> (next: @Sendable () -> Int, peek: @Sendable () -> Int)
-{
+/// A counter of stack screens' ids that starts at `id`: `next` gives one, `peek` tells it.
+nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Sendable () -> Int) {
   let queue = DispatchQueue(label: "MiniRedux.StackState")
-  nonisolated(unsafe) var next = first  // Sound: read and written on `queue` only.
+  nonisolated(unsafe) var next = id  // Sound: read and written on `queue` only.
   return ({ queue.sync { (next, next += 1).0 } }, { queue.sync { next } })
 }
 
@@ -1070,13 +990,11 @@ nonisolated func stackIDs(from first: Int) -> (next: @Sendable () -> Int, peek: 
   nonisolated private let failingAtExit: Void = {
     atexit {
       #if canImport(Musl)
-        // NB: musl traps a call of exit from an atexit handler (before 1.1.2, it hangs), so this
-        // one skips the handlers registered before it.
+        // NB: musl traps exit from an atexit handler (before 1.1.2, hangs); skip the earlier ones.
         fflush(nil)
         _exit(1)
       #else
-        // NB: glibc and Darwin run the handlers not run yet (LeakSanitizer's leak report, the
-        // coverage runtime's), then exit with the status of this last call.
+        // NB: glibc and Darwin run the other handlers (LeakSanitizer's, coverage's), then exit 1.
         exit(1)
       #endif
     }
@@ -1094,13 +1012,8 @@ nonisolated private let mainQueueKey = {
 
 // MARK: - Child features: their places, and ending their effects with them
 
-// How `scope`, `ifLet` and `forEach` embed a child: its effects run under the id of its place
-// (its embedding, and its key there), and the ids inside are renamed into it, so that they are
-// its own. A place says how to tell, from a state of the store that holds it, whether the child
-// is there, and how to remove it; renaming on the way out composes both with the way to the
-// child, so that the root store can tell from its own state, after each reduction, which
-// children with effects in flight are gone, whoever removed them, and can remove the child that
-// dismisses itself from an effect.
+// `scope`, `ifLet` and `forEach` run a child's effects under its place's id, and rename the ids
+// inside into it; a place tells the root store whether its child is there, and how to remove it.
 
 /// The id of an embedded child's effects, for a store whose state is a `State`.
 final class Place<State>: EffectID, @unchecked Sendable {
@@ -1125,21 +1038,16 @@ final class Place<State>: EffectID, @unchecked Sendable {
   }
 
   override func isEqual(to other: EffectID) -> Bool {
-    guard let other = other as? Self else { return false }
-    return other.embedding == embedding && other.key == key
+    (other as? Self).map { ($0.embedding, $0.key) == (embedding, key) } ?? false
   }
 }
 
 extension Effect {
   /// An effect that removes the child feature whose reducer returns it: the state that
   /// ``Reduce/ifLet(_:action:extract:child:)-(_,_,_,Reducer<ChildState,ChildAction>)`` embeds
-  /// becomes `nil`, the element that `forEach` embeds leaves its collection (a stack's screen,
-  /// with the screens above it), and the child's effects end.
-  ///
-  /// Returned alone, it removes the child in that reduction; what would start with it ends with
-  /// the child, unstarted, and is reported. After a step of a concatenation, it removes the child
-  /// once that step has ended: the parent reduces a delegate action first, while the child is
-  /// still there. From a `.run`, ``Send/dismiss()`` does the same (<doc:Guarantees>).
+  /// becomes `nil`, the element that `forEach` embeds leaves its collection, and the child's
+  /// effects end: at once, or after a concatenation's step, once that step has ended; from a
+  /// `.run`, use ``Send/dismiss()`` (<doc:NavigationAndChildFeatures>).
   /// ```swift
   /// case .closeTapped:
   ///   return .dismiss
@@ -1148,8 +1056,7 @@ extension Effect {
   /// ```
   nonisolated public static var dismiss: Self { Self(operation: .dismiss) }
 
-  /// Whether it removes its child as soon as it starts: it is `.dismiss`, or it holds one that
-  /// starts with it (in a merge, or a concatenation's first step).
+  /// Whether it removes its child as it starts: a `.dismiss`, alone, in a merge or in a first step.
   @usableFromInline var dismissesAtOnce: Bool {
     var pending = [self]
     while let effect = pending.popLast() {
@@ -1166,8 +1073,7 @@ extension Effect {
 
 extension Send {
   /// Removes the child feature whose effect this is, once what it sent before was reduced, as
-  /// ``Effect/dismiss`` after a step of a concatenation does: TCA's `await dismiss()`. It does
-  /// nothing once the effect is cancelled.
+  /// ``Effect/dismiss`` after a step does (TCA's `await dismiss()`); nothing once it is cancelled.
   /// ```swift
   /// case .saveTapped:
   ///   return .run { [draft = state.draft] send in
@@ -1177,16 +1083,14 @@ extension Send {
   ///   }
   /// ```
   @MainActor public func dismiss() {
-    guard !Task.isCancelled else { return }
-    running.lineage.registry?.dismiss(from: running)
+    if !Task.isCancelled { running.lineage.registry?.dismiss(from: running) }
   }
 }
 
 extension Runtime {
-  /// Cancels the effects of the embedded children that the state no longer holds, whoever removed
-  /// them: their parent, a reducer around their embedding, a grandparent.
+  /// Cancels the effects of embedded children that the state no longer holds, whoever removed them.
   func endGoneChildren() {
-    var byEmbedding: [AnyHashable: [(key: AnyHashable, id: EffectID)]] = [:]
+    var byEmbedding: [AnyHashable: [Place<State>]] = [:]
     for id in watched {
       guard let place = id as? Place<State> else {
         watched.remove(id)
@@ -1197,16 +1101,15 @@ extension Runtime {
             + "not end with it. Embed the reducer with scope, ifLet or forEach.")
         continue
       }
-      byEmbedding[place.embedding, default: []].append((place.key, id))
+      byEmbedding[place.embedding, default: []].append(place)
     }
     for places in byEmbedding.values {
-      let isPresent = (places[0].id as! Place<State>).keys(state)
-      for (key, id) in places where !isPresent(key) { cancel(id, sparing: nil) }
+      let isPresent = places[0].keys(state)
+      for place in places where !isPresent(place.key) { cancel(place, sparing: nil) }
     }
   }
 
-  /// Removes the child feature around `container`, the nearest place that can remove one, in a
-  /// step of its own: its effects end with it.
+  /// Removes the nearest removable child around `container`, effects and all, in a step of its own.
   func dismissChild(from container: RunningEffect?, origin: Action?) {
     guard container?.isRunning ?? true else { return }
     var (node, place) = (container, Place<State>?.none)
@@ -1224,16 +1127,13 @@ extension Runtime {
     }
     place.remove!(&state)
     endGoneChildren()
-    guard !isSending else { return }
-    isSending = true
-    drain()
+    if !isSending { drain() }
   }
 }
 
 extension Reduce {
-  /// Returns `effect`, a child's, embedded at `path` under `key`: its actions sent through
-  /// `embed`, its places renamed into this one, and, if it `owns` its effects, all of it under
-  /// its place's id.
+  /// `effect`, a child's, embedded at `path` under `key`: its actions sent through `embed`, its
+  /// places renamed into this one, and, if it `owns` its effects, all under its place's id.
   /// - Parameters:
   ///   - child: The child's state in a state of the embedding store, if it is there.
   ///   - modify: Changes the child's state in a state of the embedding store, if it is there.
@@ -1248,8 +1148,7 @@ extension Reduce {
   ) -> Effect<Action> {
     let id = Place<State>(path, key, keys: keys, remove: remove)
     let embedded = effect.map(embed) { inner in
-      // NB: A child of `scope` has its parent's effects; the places inside are renamed all the
-      // same, as two scoped children of one type have children of their own.
+      // NB: Renamed under `scope` too: two scoped children of one type have children of their own.
       guard let place = inner as? Place<ChildState> else {
         // NB: An id of the child's own, or a place of another store's state, which it reports.
         return owns && !inner.watchesState ? TypedEffectID([id, inner]) : inner
@@ -1263,22 +1162,17 @@ extension Reduce {
   }
 }
 
-/// The name of `value`'s case, if it is an enum whose type has reflection metadata: what `print`
-/// shows, at a tenth of a `Mirror`'s cost. The same case always gives the same address.
-// NB: The Swift runtime's function that `print` calls, exported from every standard library.
+/// The name of `value`'s case, if an enum with reflection metadata, at one address per case: the
+/// runtime's function that `print` calls, in every standard library; a tenth of a `Mirror`'s cost.
 @_silgen_name("swift_EnumCaseName")
 nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 
 // MARK: - Testing
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-  /// Records `message` as a failure of the running test, at `location`, with Swift Testing or XCTest,
-  /// found at run time, so that an app that copies the library links neither; returns `false` if
-  /// no test runs here.
-  // NB: Each function is found by its mangled name, which encodes its signature: one that changed
-  // is not found, and this returns `false`. Swift Testing is built with library evolution, so its
-  // values cross calls by address, as generic ones do: its types, opened as generic parameters,
-  // size and pass them, and no copy of their layouts is needed.
+  /// Records `message` as a failure of the running test at `location`, with Swift Testing or
+  /// XCTest found at run time, so that an app links neither; `false` if no test runs here.
+  // NB: How the functions are found, and why calling them is sound: HowItWorks, Test failures.
   nonisolated func recordTestIssue(_ message: String, at location: StepLocation) -> Bool {
     // NB: Cast to protocols they conform to: Swift 5 mode opens no `Any.Type`.
     if let test = _typeByName("7Testing4TestV") as? any Hashable.Type,
@@ -1294,8 +1188,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
         "XCTestBundlePath", "XCTestConfigurationFilePath", "XCTestSessionIdentifier",
       ].contains { getenv($0) != nil }
     #else
-      // NB: XCTest here does not tell whether a test runs; `swift test` runs Swift Testing's tests
-      // in a process of their own, whose arguments say so.
+      // NB: XCTest here can't tell if a test runs; Swift Testing's process has it in its arguments.
       let runsXCTest = !CommandLine.arguments.contains("swift-testing")
     #endif
     guard runsXCTest, let fail = symbol("$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF")
@@ -1306,8 +1199,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     return true
   }
 
-  /// Calls `Issue.record(_:sourceLocation:)` in the running Swift Testing test, if there is one,
-  /// with `Test`, `Issue`, `SourceLocation` and `Comment` opened as generic parameters.
+  /// Calls `Issue.record(_:sourceLocation:)` in the running Swift Testing test, if there is one.
   nonisolated private func recordIssue<
     Test: Hashable, Issue: CustomStringConvertible, SourceLocation: Hashable,
     Comment: RawRepresentable
@@ -1315,8 +1207,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     _: Test.Type, _: Issue.Type, _: SourceLocation.Type, _: Comment.Type, _ message: String,
     _ location: StepLocation
   ) -> Bool {
-    // NB: The thunk exists only in a Testing built with library evolution, as toolchains ship it:
-    // one built from source would pass these values in registers.
+    // NB: The thunk exists only in a Testing built with library evolution, as toolchains ship it.
     guard symbol("$s7Testing10SuiteTraitP11isRecursiveSbvgTj") != nil,
       let current = symbol("$s7Testing4TestV7currentACSgvgZ"),
       let makeLocation = symbol(
@@ -1359,8 +1250,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     {
       .run { send in
         let actions = AsyncStream<Action> { continuation in
-          // NB: The subscription is touched only here and in onTermination, which Combine and
-          // AsyncStream order; AnyCancellable is not Sendable.
+          // NB: Not `Sendable`, but touched only here and in onTermination, which are ordered.
           nonisolated(unsafe) let subscription = createPublisher().sink(
             receiveCompletion: { _ in continuation.finish() },
             receiveValue: { continuation.yield($0) })
