@@ -55,8 +55,9 @@ struct LongLivedTests {
     }
 
     // When: every message has been delivered and its save has ended.
+    // NB: 40,000 effects: seconds in a plain build, more under a sanitizer.
     let listening = store.send(.listen)
-    await eventually(1_000_000) {
+    await eventually(patience) {
       store.state == messages && saves.live == 0 && store.snapshot.effects == 1
     }
 
