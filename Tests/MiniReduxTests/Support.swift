@@ -152,7 +152,8 @@ func finished(
     left.isEmpty
     ? "none is in flight, yet finish() did not return"
     : left.map { index, task in
-      "\(tasks.count == 1 ? "" : "task \(index + 1): ")\(task.count) effects or actions in flight"
+      let noun = task.count == 1 ? "effect or action" : "effects or actions"
+      return "\(tasks.count == 1 ? "" : "task \(index + 1): ")\(task.count) \(noun) in flight"
     }.joined(separator: ", ")
   Issue.record(
     "the effects did not end within \(limit): \(what); cancelled, so that the test goes on",
