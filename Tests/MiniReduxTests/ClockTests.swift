@@ -82,7 +82,7 @@ struct ClockTests {
     #expect(clock.now == start.advanced(by: .seconds(5)))
     let cancelled = Task { try await clock.sleep(for: .seconds(1)) }
     cancelled.cancel()
-    await #expect(throws: CancellationError.self) { try await cancelled.value }
+    await #expect(throws: CancellationError.self) { try await value(of: cancelled) }
 
     // A debounce and a timer, tested with no advance at all.
     let store = TestStore(
@@ -99,7 +99,7 @@ struct ClockTests {
     let start = clock.now
     await clock.advance(by: .seconds(5))
     #expect(clock.now == start.advanced(by: .seconds(5)))
-    try await clock.sleep(until: start.advanced(by: .seconds(1)))
+    try await value(of: Task { try await clock.sleep(until: start.advanced(by: .seconds(1))) })
     await clock.advance(by: .seconds(-10))
     #expect(clock.now == start.advanced(by: .seconds(5)))
   }
@@ -247,10 +247,10 @@ struct ClockTests {
       withUnsafeCurrentTask { $0?.cancel() }
       try await clock.sleep(for: .seconds(1))
     }
-    await #expect(throws: CancellationError.self) { try await early.value }
+    await #expect(throws: CancellationError.self) { try await value(of: early) }
     let waiting = Task { try await clock.sleep(for: .seconds(1)) }
     waiting.cancel()
-    await #expect(throws: CancellationError.self) { try await waiting.value }
+    await #expect(throws: CancellationError.self) { try await value(of: waiting) }
     await clock.advance(by: .seconds(2))
   }
 }

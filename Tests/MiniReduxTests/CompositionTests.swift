@@ -91,7 +91,7 @@ struct NestedEffectTests {
 
     // Then: both first steps were reduced before `send` returned; the rest follows each order.
     try #require(store.state == ["start", "x1", "y1"])
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "x1", "y1", "y2", "y3", "x2", "x3"])
     #expect(store.snapshot.effects == 0)
   }
@@ -121,7 +121,7 @@ struct NestedEffectTests {
       store.send("stop")
       #expect(store.snapshot.effects == 0, "cancelling \(id)")
       gate.open()
-      await task.finish()
+      await finished(task)
 
       // Then: both runs were cancelled and delivered nothing; `.sent` was reduced and stays.
       #expect(store.state == ["start", "sent", "stop"], "cancelling \(id)")
@@ -164,7 +164,7 @@ struct NestedEffectTests {
       // When
       let task = store.send("start")
       #expect(store.state == ["start", "a"])
-      await task.finish()
+      await finished(task)
 
       // Then: each step started once the one before it, and all it contains, had ended.
       #expect(
@@ -195,7 +195,7 @@ struct StepRuleTests {
 
     // Then: `.b` waits for the run only.
     #expect(store.state == ["start"])
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "a", "b"])
     #expect(store.snapshot.effects == 0)
 
@@ -205,7 +205,7 @@ struct StepRuleTests {
     // Then: its task has no effects, and counts as cancelled.
     #expect(empty.isCancelled)
     #expect(empty.count == 0)
-    await empty.finish()
+    await finished(empty)
     #expect(store.state == ["start", "a", "b", "start"])
     #expect(store.snapshot.effects == 0)
   }
@@ -226,7 +226,7 @@ struct StepRuleTests {
     // Then: the `.send` was not queued, the `.run` did not start, nor did the next step.
     #expect(store.state == ["start"])
     #expect(store.snapshot.effects == 0)
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start"])
     #expect(task.isCancelled)
 
@@ -237,7 +237,7 @@ struct StepRuleTests {
           .cancellable(id: Own.c)))
 
     // Then: it was queued before the cancel, and is reduced; the next step still never starts.
-    await sentFirst.finish()
+    await finished(sentFirst)
     #expect(store.state == ["start", "start", "a"])
     #expect(store.snapshot.effects == 0)
     #expect(store.snapshot.ids == 0)
@@ -266,7 +266,7 @@ struct StepRuleTests {
     // Then: the sibling was cancelled before the inner run started; only the inner run delivers.
     #expect(store.snapshot.effects == 1)
     gate.open()
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "b"])
     #expect(seen.values == ["sibling cancelled"])
 
@@ -280,7 +280,7 @@ struct StepRuleTests {
     // Then: the sibling was cancelled, the concatenation was not: it went on to its next step.
     #expect(store.snapshot.effects == 2)
     stepGate.open()
-    await concatenated.finish()
+    await finished(concatenated)
     #expect(store.state == ["start", "b", "start", "b", "after"])
     #expect(seen.values == ["sibling cancelled", "sibling cancelled"])
     #expect(store.snapshot.effects == 0)
@@ -316,7 +316,7 @@ struct StepRuleTests {
 
     // When
     held.value = store.send("go")
-    await held.value?.finish()
+    await finished(held.value)
 
     // Then: the timer was cancelled, and the `.run` never started.
     #expect(store.state == ["startTimer", "go", "stop"])
@@ -326,6 +326,6 @@ struct StepRuleTests {
     #expect(store.snapshot.ids == 0)
     // NB: Were the timer still running, this ends it, so that a failure does not hang the test.
     timer.cancel()
-    await timer.finish()
+    await finished(timer)
   }
 }

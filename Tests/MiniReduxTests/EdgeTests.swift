@@ -20,7 +20,7 @@ struct LongChainTests {
       return n < length ? .send(.step(n + 1)) : .none
     }
 
-    let seconds = await measure { await store.send(.step(1)).finish() }
+    let seconds = await measure { await finished(store.send(.step(1))) }
 
     #expect(store.state == length)
     #expect(store.snapshot.effects == 0)
@@ -39,7 +39,8 @@ struct LongChainTests {
       return .run { send in await send(.step(n + 1)) }
     }
 
-    await store.send(.step(1)).finish()
+    // NB: 10,000 hops to the main actor and back: seconds in a plain build, more under a sanitizer.
+    await finished(store.send(.step(1)), within: patience)
 
     #expect(store.state == length)
     #expect(store.snapshot.effects == 0)
@@ -93,7 +94,7 @@ struct ManyEffectsTests {
 
     // Then: the registry is empty at once, and every operation sees the cancellation and ends.
     #expect(store.snapshot.effects == 0)
-    for task in tasks { await task.finish() }
+    await finished(tasks)
     #expect(live.live == 0)
     #expect(live.started == count)
     #expect(live.sawCancellation == count)
@@ -128,7 +129,7 @@ struct ManyEffectsTests {
 
     // Then: everything is unregistered and every operation ends having seen cancellation.
     #expect(store.snapshot.effects == 0)
-    for task in tasks { await task.finish() }
+    await finished(tasks)
     #expect(live.live == 0)
     #expect(live.sawCancellation == count)
     print("[edge] one .cancel over 100,000 effects: \(seconds.formatted2) s")
@@ -151,7 +152,7 @@ struct ManyEffectsTests {
 
     // Then: it is gone at once, every operation sees cancellation, and every task finishes.
     #expect(weakStore == nil)
-    for task in tasks { await task.finish() }
+    await finished(tasks)
     #expect(live.live == 0)
     #expect(live.sawCancellation == count)
   }
@@ -180,7 +181,7 @@ struct KeptSendTests {
     weak let weakStore = store
 
     // Given: an effect leaked its Send and ended; then the store was released.
-    await store!.send(.keep).finish()
+    await finished(store!.send(.keep))
     store = nil
     #expect(weakStore == nil)
 
@@ -201,7 +202,7 @@ struct KeptSendTests {
     let store = Self.makeStore(keeper: keeper, reduced: reduced)
 
     // Given: an effect leaked its Send and ended.
-    await store.send(.keep).finish()
+    await finished(store.send(.keep))
 
     // When: the leaked Send is used while the store is alive.
     let (_, reports) = await capturingReports {
@@ -239,7 +240,7 @@ struct NotificationSendTests {
     }
 
     // When: one action causes a notification whose subscriber sends.
-    await store.send(.first).finish()
+    await finished(store.send(.first))
 
     // Then: the subscriber's action ran after the queued `.third`, and the reducer never nested.
     #expect(log == [.first, .third, .second])
@@ -283,12 +284,12 @@ struct NotificationSendTests {
       }
       let task = store.send("start")
       step.open()
-      await sentFetch.wait()
+      await opened(sentFetch)
 
       // Then: the subscriber's `fetch` belongs to `start`'s task, which cancels it.
       task.cancel()
       fetch.open()
-      await task.finish()
+      await finished(task)
       #expect(store.state == ["start", "x", "fetch"], "via a concatenation: \(viaConcatenation)")
       #expect(store.snapshot.effects == 0)
     }
@@ -319,7 +320,7 @@ struct NotificationSendTests {
     }
 
     // When: an action changes the state.
-    await store.send(.first).finish()
+    await finished(store.send(.first))
 
     // Then: the observer's send returned without reducing; `.second` ran after `.first`.
     #expect(logAfterObserverSent == [.first])
@@ -360,11 +361,11 @@ struct DegenerateEffectTests {
     await eventually { gate.waiterCount == 1 }
 
     // When: unknown ids, and the Double 1.0, are cancelled.
-    await store.send(.cancelUnknown).finish()
-    await store.send(.cancelDouble).finish()
+    await finished(store.send(.cancelUnknown))
+    await finished(store.send(.cancelDouble))
     #expect(store.snapshot.effects == 1)
     gate.open()
-    await task.finish()
+    await finished(task)
 
     // Then: the effect was untouched and delivered.
     #expect(store.state == [.start, .cancelUnknown, .cancelDouble, .done])
@@ -390,7 +391,7 @@ struct DegenerateEffectTests {
     for which in 0...6 {
       let task = store.send(.empty(which))
       #expect(task.isCancelled, "an empty StoreTask has nothing to run (case \(which))")
-      await task.finish()
+      await finished(task)
     }
 
     #expect(store.state == 7)
@@ -438,7 +439,7 @@ struct StoreTaskCancellationTests {
     clock.advance(by: .seconds(1))
     await eventually { childLive.live == 0 }
     gate.open()
-    await task.finish()
+    await finished(task)
 
     // Then: the child, one of "the effects started by this action and by the actions those
     // effects send back", delivered nothing after the cancellation.
@@ -485,7 +486,7 @@ struct StoreTaskCancellationTests {
     clock.advance(by: .seconds(1))
     await eventually { childLive.live == 0 }
     gate.open()
-    await task.finish()
+    await finished(task)
 
     // Then: the StoreTask's cancellation reached the child: it delivered nothing.
     #expect(store.state == [.start, .child, .stopStart])
@@ -517,12 +518,12 @@ struct SoakTests {
     }
 
     // Given: a warmed-up store (caches, task pools and dictionaries at their working size).
-    for _ in 0..<10_000 { await store.send(.start).finish() }
+    for _ in 0..<10_000 { await finished(store.send(.start)) }
     let before = liveHeapBytes()!
 
     // When: a million effects each send one action back and are awaited.
     let seconds = await measure {
-      for _ in 0..<roundTrips { await store.send(.start).finish() }
+      for _ in 0..<roundTrips { await finished(store.send(.start)) }
     }
     let after = liveHeapBytes()!
 
@@ -557,11 +558,11 @@ extension DegenerateEffectTests {
           }
           .cancellable(id: ID.a)))
       first.open()
-      await once.finish()
+      await finished(once)
 
       store.send(.start(.cancel(id: ID.a)))
       second.open()
-      await other.finish()
+      await finished(other)
 
       #expect(store.state == ["start", "start", "start"])
     }

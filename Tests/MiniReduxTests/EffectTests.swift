@@ -46,12 +46,12 @@ struct RunIsolationTests {
     let store = makeStore()
 
     // When
-    await store.send(
-      .start(
-        .run { send in
-          await send(.log(isMainQueue() ? "ran on the main queue" : "ran off it"))
-        })
-    ).finish()
+    await finished(
+      store.send(
+        .start(
+          .run { send in
+            await send(.log(isMainQueue() ? "ran on the main queue" : "ran off it"))
+          })))
 
     // Then: the reducer, on the main actor, logged it.
     #expect(store.state == ["start", "ran off it"])
@@ -66,13 +66,13 @@ struct LifetimeTests {
     let store = makeStore()
     for i in 0..<2_000 {
       let id = i % 7
-      await store.send(.start(.run { send in await send(.log("a")) })).finish()
-      await store.send(.start(.run { _ in }.cancellable(id: id))).finish()
-      await store.send(.start(.merge(.run { _ in }, .run { _ in }).cancellable(id: ID.a))).finish()
-      await store.send(.start(.concatenate(.run { _ in }, .send(.log("b"))).cancellable(id: id)))
-        .finish()
-      await store.send(.start(.run { _ in throw CancellationError() }.cancellable(id: ID.b)))
-        .finish()
+      await finished(store.send(.start(.run { send in await send(.log("a")) })))
+      await finished(store.send(.start(.run { _ in }.cancellable(id: id))))
+      await finished(store.send(.start(.merge(.run { _ in }, .run { _ in }).cancellable(id: ID.a))))
+      await finished(
+        store.send(.start(.concatenate(.run { _ in }, .send(.log("b"))).cancellable(id: id))))
+      await finished(
+        store.send(.start(.run { _ in throw CancellationError() }.cancellable(id: ID.b))))
     }
     #expect(store.snapshot.effects == 0)
     #expect(store.snapshot.ids == 0)
@@ -100,7 +100,7 @@ struct LifetimeTests {
 
     // Then: the effect did not keep the store alive, and was cancelled.
     #expect(weakStore == nil)
-    await task.finish()
+    await finished(task)
     #expect(observed.values == ["cancelled"])
   }
 }
@@ -130,8 +130,8 @@ struct CancellationTests {
     #expect(store.snapshot.effects == 1)
 
     gate.open()
-    await first.finish()
-    await second.finish()
+    await finished(first)
+    await finished(second)
     #expect(store.state == ["start", "start", "second"])
     #expect(seen.values == ["first saw cancellation"])
   }
@@ -151,7 +151,7 @@ struct CancellationTests {
     #expect(store.snapshot.effects == 1)
 
     gate.open()
-    await other.finish()
+    await finished(other)
     await eventually { seen.values.count == 3 }
     #expect(store.state.filter { $0 != "start" } == ["b"])
   }
@@ -162,7 +162,7 @@ struct CancellationTests {
     let task = store.send(.start(.run { send in await send(.log("done")) }.cancellable(id: ID.a)))
     store.send(.start(.cancel(id: "nothing by that name")))
     store.send(.start(.cancel(id: ID.b)))
-    await task.finish()
+    await finished(task)
     #expect(store.state.last == "done")
   }
 
@@ -176,7 +176,7 @@ struct CancellationTests {
     two.send(.start(.cancel(id: ID.a)))
     #expect(one.snapshot.effects == 1)
     gate.open()
-    await task.finish()
+    await finished(task)
     #expect(one.state.last == "one")
   }
 
@@ -243,7 +243,7 @@ struct CancellationTests {
           .cancellable(id: ID.a, cancelInFlight: true)))
     #expect(store.snapshot.effects == 2)
     gate.open()
-    await task.finish()
+    await finished(task)
     #expect(Set(store.state.filter { $0 != "start" }) == ["new1", "new2"])
   }
 
@@ -256,7 +256,7 @@ struct CancellationTests {
       .start(.merge(gated(gate, "never", seen).cancellable(id: ID.a), .cancel(id: ID.a))))
     #expect(store.snapshot.effects == 0)
     gate.open()
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start"])
   }
 
@@ -266,7 +266,7 @@ struct CancellationTests {
     let task = store.send(
       .start(.run { send in await send(.log("never")) }.cancellable(id: ID.a)))
     store.send(.start(.cancel(id: ID.a)))
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "start"])
   }
 
@@ -281,7 +281,7 @@ struct CancellationTests {
     // When: it is cancelled, then its response arrives.
     store.send(.start(.cancel(id: ID.a)))
     gate.open()
-    await task.finish()
+    await finished(task)
 
     // Then
     #expect(seen.values == ["stale saw cancellation"])
@@ -297,7 +297,7 @@ struct CancellationTests {
     task.cancel()
     #expect(task.isCancelled)
     gate.open()
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start"])
     #expect(Set(seen.values) == ["a saw cancellation", "b saw cancellation"])
   }
@@ -318,7 +318,7 @@ struct CompositionOrderTests {
     let task = store.send(.start(.merge(waitBoth, waitBoth)))
     await eventually { gate.waiterCount == 2 }
     gate.open()
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "ran", "ran"])
   }
 
@@ -338,7 +338,7 @@ struct CompositionOrderTests {
     await eventually { first.waiterCount == 1 }
     #expect(store.state == ["start"])
     first.open()
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "1", "2", "3"])
   }
 
@@ -359,7 +359,7 @@ struct CompositionOrderTests {
     await eventually { gate.waiterCount == 1 }
     store.send(.start(.cancel(id: ID.a)))
     gate.open()
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "start"])
     #expect(store.snapshot.effects == 0)
   }
@@ -377,7 +377,7 @@ struct CompositionOrderTests {
     store.send(.start(.cancel(id: 9)))
     #expect(store.snapshot.effects == 0)
     gate.open()
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "start"])
   }
 
@@ -390,7 +390,7 @@ struct CompositionOrderTests {
           .cancel(id: ID.a), .send(.log("never")), .run { send in await send(.log("no")) }
         )
         .cancellable(id: ID.a)))
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start"])
     #expect(store.snapshot.effects == 0)
   }
@@ -430,7 +430,7 @@ struct CompositionOrderTests {
     await eventually { gate.waiterCount == 1 }
     #expect(store.state == ["start"])
     gate.open()
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "second", "third"])
   }
 
@@ -452,14 +452,14 @@ struct ErrorTests {
   func handler() async {
     let store = makeStore()
     let (_, reports) = await capturingReports {
-      await store.send(
-        .start(
-          .run { _ in
-            throw Failure()
-          } catch: { error, send in
-            await send(.log("caught \(error)"))
-          })
-      ).finish()
+      await finished(
+        store.send(
+          .start(
+            .run { _ in
+              throw Failure()
+            } catch: { error, send in
+              await send(.log("caught \(error)"))
+            })))
     }
     #expect(store.state == ["start", "caught Failure()"])
     #expect(reports.isEmpty)
@@ -469,7 +469,7 @@ struct ErrorTests {
   func report() async {
     let store = makeStore()
     let (_, reports) = await capturingReports {
-      await store.send(.start(.run { _ in throw Failure() })).finish()
+      await finished(store.send(.start(.run { _ in throw Failure() })))
     }
     #expect(reports.count == 1)
     #expect(reports.first?.contains("Failure()") == true)
@@ -502,7 +502,7 @@ struct ErrorTests {
       // When: they are cancelled, then throw.
       for task in tasks { task.cancel() }
       gate.open()
-      for task in tasks { await task.finish() }
+      await finished(tasks)
     }
     // Then: nothing is reported or handled.
     #expect(reports.isEmpty)
@@ -514,15 +514,15 @@ struct ErrorTests {
   func cancellationIsSilent() async {
     let store = makeStore()
     let (_, reports) = await capturingReports {
-      await store.send(
-        .start(
-          .run { _ in
-            throw CancellationError()
-          } catch: { _, send in
-            await send(.log("no"))
-          })
-      ).finish()
-      await store.send(.start(.run { _ in throw CancellationError() })).finish()
+      await finished(
+        store.send(
+          .start(
+            .run { _ in
+              throw CancellationError()
+            } catch: { _, send in
+              await send(.log("no"))
+            })))
+      await finished(store.send(.start(.run { _ in throw CancellationError() })))
     }
     #expect(reports.isEmpty)
     #expect(store.state == ["start", "start"])
@@ -533,7 +533,7 @@ struct ErrorTests {
     let kept = Recorder<Send<Event>>()
     let store = makeStore()
     let (_, reports) = await capturingReports {
-      await store.send(.start(.run { send in kept.append(send) })).finish()
+      await finished(store.send(.start(.run { send in kept.append(send) })))
       kept.values[0](.log("too late"))
     }
     #expect(store.state == ["start"])
@@ -576,7 +576,7 @@ struct StoreTaskTests {
     // Then: finish() has not returned; it does once the gate opens.
     #expect(finished.values.isEmpty)
     gate.open()
-    await waiter.value
+    await ended(waiter)
     #expect(store.state == ["start", "middle", "end"])
   }
 
@@ -636,7 +636,7 @@ struct StoreTaskTests {
     // When
     task.cancel()
     gate.open()
-    await task.finish()
+    await finished(task)
 
     // Then: the grandchild's send was dropped at once, and its operation was cancelled.
     #expect(store.state == ["start", "middle"])
@@ -653,7 +653,7 @@ struct StoreTaskTests {
     let waiter = Task { await store.send(.start(effect)).finish() }
     await eventually { store.snapshot.effects == 1 }
     waiter.cancel()
-    await waiter.value
+    await ended(waiter)
     await eventually { store.snapshot.effects == 0 }
     #expect(seen.values == ["cancelled"])
   }
@@ -692,7 +692,7 @@ struct DebounceTests {
     for _ in 0..<100 { await Task.yield() }
     #expect(requests.values.isEmpty)
     clock.advance(by: .milliseconds(1))
-    await last.finish()
+    await finished(last)
 
     // Then
     #expect(requests.values == ["mo"])
@@ -727,7 +727,7 @@ extension DebounceTests {
     await eventually { clock.sleeperCount == 1 }
     #expect(store.snapshot.effects == 1)
     clock.advance(by: .seconds(1))
-    await last.finish()
+    await finished(last)
 
     // Then: only the last one worked, and its error became an action.
     #expect(worked.values == ["fail"])
@@ -745,7 +745,7 @@ extension DebounceTests {
     await eventually { clock.sleeperCount == 1 }
     #expect(store.state == ["start"])
     clock.advance(by: .seconds(1))
-    await task.finish()
+    await finished(task)
     #expect(Set(store.state) == ["start", "a", "b"])
     #expect(store.snapshot.effects == 0)
   }
@@ -777,7 +777,7 @@ struct MapTests {
     let task = store.send(.start(child.map { .log("\($0)") }))
     store.send(.start(.cancel(id: ID.b)))
     gate.open()
-    await task.finish()
+    await finished(task)
 
     // Then: .send is synchronous, the cancelled child never lands, the others land later.
     #expect(Array(store.state.prefix(3)) == ["start", "tick(1)", "start"])
@@ -864,8 +864,8 @@ extension DebounceTests {
     clock.advance(by: .milliseconds(10))
     await eventually { clock.sleeperCount == 1 }
     clock.advance(by: .milliseconds(200))
-    await first.finish()
-    await second.finish()
+    await finished(first)
+    await finished(second)
 
     // Then: the first's work was cancelled, so the first send's effects were; the second's not.
     #expect(first.isCancelled, "\(form)")
@@ -901,7 +901,7 @@ extension DebounceTests {
     clock.advance(by: .milliseconds(10))
     await eventually { clock.sleeperCount == 1 && clock.now.offset == .milliseconds(10) }
     clock.advance(by: .milliseconds(10))
-    await task.finish()
+    await finished(task)
     #expect(task.isCancelled, "\(form)")
     #expect(store.state == ["go", "stop"], "\(form)")
   }
@@ -915,16 +915,16 @@ extension DebounceTests {
     let paused = store.send("query")
     await eventually { clock.sleeperCount == 1 }
     store.send("stop")
-    await paused.finish()
+    await finished(paused)
     #expect(paused.isCancelled, "\(form)")
 
-    let finished = store.send("query")
+    let completed = store.send("query")
     await eventually { clock.sleeperCount == 1 }
     clock.advance(by: .milliseconds(10))
     await eventually { clock.sleeperCount == 1 && clock.now.offset == .milliseconds(10) }
     clock.advance(by: .milliseconds(200))
-    await finished.finish()
-    #expect(!finished.isCancelled, "\(form)")
+    await finished(completed)
+    #expect(!completed.isCancelled, "\(form)")
     #expect(store.state == ["query", "stop", "query", "results"], "\(form)")
   }
 }

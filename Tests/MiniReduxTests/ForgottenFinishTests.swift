@@ -84,8 +84,12 @@ struct ForgottenFinishTests {
     binary.hasSuffix(".xctest")
     && FileManager.default.isExecutableFile(atPath: binary)
 
-  /// Runs the fixture `name` with `arguments`; returns the exit status and what it printed.
-  static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+  /// Runs the fixture `name` with `arguments`; returns the exit status and what it printed. A
+  /// fixture still running after `limit` is stopped, failing the test at the caller's line.
+  static func run(
+    _ name: String, _ arguments: [String], limit: Duration = patience,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
@@ -94,9 +98,23 @@ struct ForgottenFinishTests {
     let output = Pipe()
     (process.standardError, process.standardOutput) = (output, output)
     try process.run()
+    let stopped = Locked(false)
+    let watchdog = DispatchWorkItem { [process] in
+      guard process.isRunning else { return }
+      stopped.withLock { $0 = true }
+      process.terminate()
+    }
+    DispatchQueue.global().asyncAfter(
+      deadline: .now() + .nanoseconds(Int(limit / .nanoseconds(1))), execute: watchdog)
     // NB: Read before waiting, so that a full pipe cannot block the child.
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    watchdog.cancel()
+    if stopped.current {
+      Issue.record(
+        "the fixture \(name) was still running after \(limit); stopped it",
+        sourceLocation: sourceLocation)
+    }
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 

@@ -32,7 +32,7 @@ struct IDTests {
     #expect(store.snapshot.ids == 1)
     store.send(.start(.cancel(id: RID.a)))
     #expect(task.isCancelled)
-    await task.finish()
+    await finished(task)
     #expect(store.snapshot.effects == 0)
     #expect(store.snapshot.ids == 0)
     #expect(store.state == ["start", "start"])
@@ -53,7 +53,7 @@ struct IDTests {
     #expect(store.snapshot.ids == 1)
     store.send(.start(.cancel(id: RID.a)))
     #expect(second.isCancelled)
-    for task in [first, second, third] { await task.finish() }
+    await finished([first, second, third])
     #expect(store.snapshot.effects == 0)
     #expect(store.snapshot.ids == 0)
   }
@@ -69,7 +69,7 @@ struct IDTests {
       #expect(task.isCancelled, "cancelling \(id)")
       #expect(store.snapshot.effects == 0, "cancelling \(id)")
       #expect(store.snapshot.ids == 0, "cancelling \(id)")
-      await task.finish()
+      await finished(task)
     }
   }
 
@@ -94,7 +94,7 @@ struct IDTests {
     store.send(.start(.cancel(id: RID.outer)))
     #expect(store.snapshot.effects == 0)
     #expect(store.snapshot.ids == 0)
-    await task.finish()
+    await finished(task)
     #expect(task.isCancelled)
   }
 
@@ -121,7 +121,7 @@ struct IDTests {
     #expect(store.snapshot.effects == 1)
     #expect(store.snapshot.ids == 1)
     store.send(.start(.cancel(id: RID.a)))
-    for task in [first, second, third] { await task.finish() }
+    await finished([first, second, third])
     #expect(store.snapshot.effects == 0)
     #expect(store.snapshot.ids == 0)
   }
@@ -147,7 +147,7 @@ struct IDTests {
       await eventually { store.snapshot.ids == 3 }
       #expect(store.snapshot.effects == 2)
       store.send(.start(.cancel(id: id)))
-      await task.finish()
+      await finished(task)
       #expect(store.state == ["start", "step 1", "start"], "cancelling \(id)")
       #expect(store.snapshot.effects == 0)
       #expect(store.snapshot.ids == 0)
@@ -167,7 +167,7 @@ struct IDTests {
     store.send(.start(.cancel(id: RID.b)))
     await eventually { store.snapshot.ids == 1 && store.snapshot.effects == 2 }
     store.send(.start(.cancel(id: RID.a)))
-    await task.finish()
+    await finished(task)
     #expect(store.snapshot.effects == 0)
     #expect(store.snapshot.ids == 0)
     #expect(store.state == ["start", "start", "start"])
@@ -232,7 +232,7 @@ struct IDTests {
     #expect(store.snapshot.effects == 2)
     store.send(.removeChild)
     #expect(twice.isCancelled)
-    for task in [started, inner, again, twice] { await task.finish() }
+    await finished([started, inner, again, twice])
     #expect(store.snapshot.effects == 0)
     #expect(store.snapshot.ids == 0)
     #expect(store.state.child == nil)
@@ -273,10 +273,10 @@ struct IDTests {
     #expect(Set(finished.values) == [0, 1, 2, 3, 4, 5])
     // A waiter cancelled after it returned, and finish() once the count is zero.
     for waiter in waiters { waiter.cancel() }
-    for waiter in waiters { await waiter.value }
-    await task.finish()
+    for waiter in waiters { await ended(waiter) }
+    await ended(Task { await task.finish() })
     let late = waiter(6)
-    await late.value
+    await ended(late)
     late.cancel()
     for _ in 0..<100 { await Task.yield() }
     #expect(finished.values.count == 7)
@@ -302,7 +302,7 @@ struct IDTests {
     store.send(.start(.cancel(id: One())))
     for task in [one, two, int, any] {
       #expect(task.isCancelled)
-      await task.finish()
+      await finished(task)
     }
     #expect(store.snapshot.effects == 0)
     #expect(store.snapshot.ids == 0)

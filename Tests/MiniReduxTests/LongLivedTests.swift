@@ -55,8 +55,9 @@ struct LongLivedTests {
     }
 
     // When: every message has been delivered and its save has ended.
+    // NB: 40,000 effects: seconds in a plain build, more under a sanitizer.
     let listening = store.send(.listen)
-    await eventually(1_000_000) {
+    await eventually(patience) {
       store.state == messages && saves.live == 0 && store.snapshot.effects == 1
     }
 
@@ -64,7 +65,7 @@ struct LongLivedTests {
     #expect(listening.count == 1)
     #expect(store.snapshot.effects == 1)
     stayAlive.open()
-    await listening.finish()
+    await finished(listening)
     #expect(listening.count == 0)
     #expect(store.snapshot.effects == 0)
   }
@@ -94,7 +95,8 @@ struct LongLivedTests {
     // When: the chain runs to its end.
     let task = store.send(.tick(0))
     first.value = task
-    await task.finish()
+    // NB: 20,000 hops to the main actor and back: seconds in a plain build, more under a sanitizer.
+    await finished(task, within: patience)
 
     // Then: its first StoreTask waited for the last link, and at no time were more than a few
     // links alive or held (each link ends while the next is starting).
@@ -179,7 +181,8 @@ struct LongLivedSoakTests {
         return .none
       }
     }
-    await store.send(.listen).finish()
+    // NB: Opt-in, and long: 220,000 messages and saves.
+    await finished(store.send(.listen), within: .seconds(900))
     Self.report("stream", heap.current, last - first)
     #expect(store.state == last)
     #expect(heap.current.count == 2 && heap.current[1] - heap.current[0] < 1 << 20)
@@ -205,7 +208,7 @@ struct LongLivedSoakTests {
         return .none
       }
     }
-    await store.send(.tick(1)).finish()
+    await finished(store.send(.tick(1)), within: .seconds(900))
     Self.report("chain", heap.current, last - first)
     #expect(store.state == last)
     #expect(heap.current.count == 2 && heap.current[1] - heap.current[0] < 1 << 20)

@@ -54,7 +54,7 @@ struct ContainmentTests {
     store.send(.cancelSearch)
     store.send(.search("ab"))
     gate.open()
-    await task.finish()
+    await finished(task)
 
     // Then: the prefetch, caused by the results, not contained in the search, still delivered.
     #expect(store.state.contains("prefetched(\"a\")"))
@@ -71,7 +71,7 @@ struct ContainmentTests {
           .debounce(id: ID.search, for: .seconds(1), clock: clock)))
     await eventually { clock.sleeperCount == 1 }
     clock.advance(by: .seconds(1))
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "ran"])
   }
 
@@ -94,7 +94,7 @@ struct ContainmentTests {
     let task = store.send("type")
     await eventually { clock.sleeperCount == 1 }
     clock.advance(by: .seconds(1))
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["type", "search", "results", "refined"])
   }
 
@@ -118,7 +118,7 @@ struct ContainmentTests {
     #expect(store.state == ["start", "a", "b"])
     #expect(task.count == 1)
     gate.open()
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "a", "b", "timer"])
   }
 
@@ -145,7 +145,7 @@ struct ContainmentTests {
     await eventually { gate.waiterCount == 2 }
     store.send("stop")
     gate.open()
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "a", "stop", "caused"])
     #expect(store.snapshot.effects == 0)
   }
@@ -180,7 +180,7 @@ struct ContainmentTests {
     }
     held.value = store.send("start")
     gate.open()
-    await held.value?.finish()
+    await finished(held.value)
     #expect(store.state == ["start", "delivered", "stop"])
   }
 }
@@ -208,7 +208,8 @@ struct DepthTests {
         log.append(step)
         return step == 0 ? folded : .none
       }
-      await store.send(0).finish()
+      // NB: 100,000 effects: a second in a plain build, more under a sanitizer.
+      await finished(store.send(0), within: patience)
       #expect(store.state.sorted() == Array(0...Self.depth))
       #expect(store.snapshot.effects == 0)
     }
@@ -230,7 +231,8 @@ struct DepthTests {
         log.append(step)
         return step == 0 ? folded : .none
       }
-      await store.send(0).finish()
+      // NB: 100,000 effects: a second in a plain build, more under a sanitizer.
+      await finished(store.send(0), within: patience)
       #expect(store.state == Array(0...Self.depth))
       #expect(store.snapshot.effects == 0)
     }
@@ -257,7 +259,7 @@ struct DepthTests {
       let task = store!.send(.min)
       if releaseStoreFirst { store = nil }
       gate.open()
-      await task.finish()
+      await finished(task)
       #expect(store.map { $0.state == 2 * Self.depth + 2 && $0.snapshot.effects == 0 } ?? true)
     }
   }
@@ -302,7 +304,7 @@ struct DepthTests {
     store.send(-2)
     #expect(store.snapshot.effects == 0 && store.snapshot.ids == 0)
     gate.open()
-    await task.finish()
+    await finished(task)
     #expect(!store.state.contains(-1))
   }
 
@@ -336,12 +338,12 @@ struct DepthTests {
       #expect(store.state == [depth, -2])
       #expect(store.snapshot.effects == 1 && store.snapshot.ids == 0)
       gate.open()
-      await task.finish()
+      await finished(task)
       #expect(store.state == [depth, -2, depth - 1])
     } else {
       // Then: the run delivers, and each level's last step follows, innermost first.
       gate.open()
-      await task.finish()
+      await finished(task)
       #expect(store.state == [depth, -1] + Array(0..<depth))
       #expect(store.snapshot.effects == 0 && store.snapshot.ids == 0)
     }
@@ -356,7 +358,7 @@ struct DepthTests {
           .debounce(id: ID.a, for: .seconds(Int64.max))))
     #expect(task.count == 1)  // One task: the wait, then the work.
     store.send(.start(.cancel(id: ID.a)))
-    await task.finish()
+    await finished(task)
     #expect(store.state == ["start", "start"])
   }
 
@@ -369,7 +371,7 @@ struct DepthTests {
     store.send(.start(.cancel(id: AnyHashable(1.0))))
     #expect(store.snapshot.effects == 0)
     gate.open()
-    await task.finish()
+    await finished(task)
   }
 }
 

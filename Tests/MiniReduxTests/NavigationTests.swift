@@ -184,7 +184,7 @@ struct NavigationTests {
     #expect(store.snapshot.effects == 0)
     #expect(store.snapshot.ids == 0)
     gate.open()
-    await ticking.finish()
+    await finished(ticking)
     #expect(ticking.isCancelled)
     #expect(store.state.ticker == nil)
   }
@@ -225,8 +225,8 @@ struct NavigationTests {
     #expect(store.snapshot.effects == 0)
     let second = store.send(.ticker(.start))
     gate.open()
-    await first.finish()
-    await second.finish()
+    await finished(first)
+    await finished(second)
     #expect(store.state.ticker?.ticks == 1)
   }
 
@@ -253,7 +253,7 @@ struct NavigationTests {
     #expect(store.state.ticker == nil)
     #expect(store.snapshot.effects == 1)
     gate.open()
-    await close.finish()
+    await finished(close)
     #expect(store.state.log == ["server deleted"])
   }
 
@@ -268,7 +268,7 @@ struct NavigationTests {
     store.send(.remove(2))
     #expect(store.snapshot.effects == 2)
     gate.open()
-    for load in loads { await load.finish() }
+    await finished(loads)
     #expect(store.state.path.map(\.loads) == [1, 1])
     #expect(loads.map(\.isCancelled) == [false, true, false])
   }
@@ -286,7 +286,7 @@ struct NavigationTests {
     store.send(.pop(2))
     #expect(store.snapshot.effects == 1)
     gate.open()
-    await store.send(.path(id: 1, .load)).finish()
+    await finished(store.send(.path(id: 1, .load)))
     await eventually { store.snapshot.effects == 0 }
     #expect(store.state.path.map(\.loads) == [2])
     #expect(store.snapshot.ids == 0)
@@ -384,7 +384,7 @@ struct NavigationTests {
     let gate = Gate()
     defer { gate.open() }
     let store = Nav.store(gate)
-    await store.send(.counter(3)).finish()
+    await finished(store.send(.counter(3)))
     #expect(store.state.count == 6)
     #expect(store.state.log == ["count 3", "count 5", "count 6"])
   }
@@ -402,7 +402,7 @@ struct NavigationTests {
       state: { $0.path.first { $0.id == 1 } }, action: { Nav.Action.path(id: 1, $0) })!
     let tick = ticker.send(.start)
     gate.open()
-    await tick.finish()
+    await finished(tick)
     #expect(ticker.state.ticks == 1)
     store.send(.dismiss)
     store.send(.pop(1))

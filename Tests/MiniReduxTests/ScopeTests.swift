@@ -69,7 +69,7 @@ struct EmbeddingTests {
     store.send(.left(.increment))
     let timer = store.send(.right(.startTimer))
     gate.open()
-    await timer.finish()
+    await finished(timer)
     #expect(store.state.left.count == 1)
     #expect(store.state.right.count == 1)
   }
@@ -83,7 +83,7 @@ struct EmbeddingTests {
     store.send(.left(.stopTimer))
     #expect(store.snapshot.effects == 0)
     gate.open()
-    await timer.finish()
+    await finished(timer)
     #expect(store.state.left.count == 0)
   }
 }
@@ -111,7 +111,7 @@ struct ScopedStoreTests {
     store.send(.left(.stopTimer))
     #expect(store.snapshot.effects == 0)
     gate.open()
-    await timer.finish()
+    await finished(timer)
     #expect(left.state.count == 2)
   }
 
@@ -228,8 +228,8 @@ struct ListTests {
     #expect(rows[0].state.title == "milk")
     #expect(store.snapshot.effects == 1)
     gate.open()
-    await milkSave.finish()
-    await eggsSave.finish()
+    await finished(milkSave)
+    await finished(eggsSave)
     #expect(rows[1].state.isSaved)
     #expect(store.snapshot.effects == 0)
   }

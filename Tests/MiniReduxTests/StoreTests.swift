@@ -412,7 +412,7 @@ struct StoreContextTests {
     let store = Store(initialState: [String](), Self.reduce) { reduce in
       Ambient.$name.withValue("test") { reduce() }
     }
-    await store.send(.start).finish()
+    await finished(store.send(.start))
     #expect(
       store.state == [
         "reducer: test", "effect: test, its reducer: test", "effect: test, its reducer: test",

@@ -76,18 +76,185 @@ final class ManualClock: Clock, @unchecked Sendable {
   }
 }
 
-/// Waits, by yielding, until `condition` holds; fails the test after `limit` yields.
+/// How long a test waits for effects to end, or for a condition to hold, before it fails saying
+/// what it waited for and goes on (see ``WaitBudget``): long enough for a loaded machine or a
+/// sanitizer, short enough that a core that never ends an effect fails its tests in a minute or
+/// two instead of hanging the suite.
+let waitLimit = Duration.seconds(10)
+
+/// The time a wait has spent, counted while the main actor was free to run the waiter.
+///
+/// NB: Tests that hold the main actor for seconds (a million synchronous sends) stall every test
+/// waiting beside them; each stall counts as `step` at most, so that it times no other test out.
+struct WaitBudget {
+  static let step = Duration.milliseconds(100)
+  let limit: Duration
+  private var (spent, last) = (Duration.zero, ContinuousClock.now)
+
+  init(_ limit: Duration) { self.limit = limit }
+
+  /// Counts the time since the budget was made or last asked; returns whether it is spent.
+  mutating func isSpent() -> Bool {
+    let now = ContinuousClock.now
+    (spent, last) = (spent + min(now - last, Self.step), now)
+    return spent >= limit
+  }
+}
+
+/// Polls `condition`, yielding and then sleeping a millisecond between polls (so that a failing
+/// wait never starves the main actor); fails the test if it still does not hold after `limit`.
 @MainActor
 func eventually(
-  _ limit: Int = 100_000,
+  _ limit: Duration = waitLimit,
   sourceLocation: SourceLocation = #_sourceLocation,
   _ condition: @MainActor () -> Bool
 ) async {
-  for _ in 0..<limit {
-    if condition() { return }
-    await Task.yield()
+  var budget = WaitBudget(limit)
+  var polls = 0
+  while !condition() {
+    guard !budget.isSpent() else {
+      Issue.record("condition still false after \(limit)", sourceLocation: sourceLocation)
+      return
+    }
+    // NB: Yields first, as what a test waits for is mostly a few jobs away.
+    polls += 1
+    if polls < 100 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(1)) }
   }
-  Issue.record("condition still false after \(limit) yields", sourceLocation: sourceLocation)
+}
+
+/// Waits for the effects of `tasks` to end, each in turn, as `finish()` does, but for `limit` at
+/// most: past it, fails the test at the caller's line, naming what was still in flight, and
+/// cancels the tasks, so that the test goes on to its checks and ends.
+@MainActor
+func finished(
+  _ tasks: StoreTask?..., within limit: Duration = waitLimit,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async {
+  await finished(tasks, within: limit, sourceLocation: sourceLocation)
+}
+
+/// Waits for the effects of `tasks` to end, for `limit` at most, as the variadic form does.
+@MainActor
+func finished(
+  _ tasks: [StoreTask?], within limit: Duration = waitLimit,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async {
+  let tasks = tasks.compactMap { $0 }
+  // NB: As `finish()`, returns without suspending when nothing is in flight.
+  guard tasks.contains(where: { $0.count > 0 }) else { return }
+  let ended = await bounded(limit) {
+    for task in tasks { await task.finish() }
+    return true
+  }
+  guard ended == nil else { return }
+  let left = tasks.enumerated().filter { $0.element.count > 0 }
+  let what =
+    left.isEmpty
+    ? "none is in flight, yet finish() did not return"
+    : left.map { index, task in
+      let noun = task.count == 1 ? "effect or action" : "effects or actions"
+      return "\(tasks.count == 1 ? "" : "task \(index + 1): ")\(task.count) \(noun) in flight"
+    }.joined(separator: ", ")
+  Issue.record(
+    "the effects did not end within \(limit): \(what); cancelled, so that the test goes on",
+    sourceLocation: sourceLocation)
+  for (_, task) in left { task.cancel() }
+}
+
+/// Waits for `task` to end, for `limit` at most: past it, fails the test at the caller's line and
+/// cancels the task, without waiting for it to notice.
+@MainActor
+func ended<T: Sendable>(
+  _ task: Task<T, Never>, within limit: Duration = waitLimit,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async {
+  guard await bounded(limit, { await task.value }) == nil else { return }
+  Issue.record("the task did not end within \(limit); cancelled it", sourceLocation: sourceLocation)
+  task.cancel()
+}
+
+/// Waits for `task` to end, for `limit` at most, and returns its value or throws its error: past
+/// the limit, fails the test at the caller's line, cancels the task and throws ``TimedOut``.
+@MainActor
+func value<T: Sendable>(
+  of task: Task<T, any Error>, within limit: Duration = waitLimit,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> T {
+  guard let result = await bounded(limit, { await task.result }) else {
+    Issue.record(
+      "the task did not end within \(limit); cancelled it", sourceLocation: sourceLocation)
+    task.cancel()
+    throw TimedOut()
+  }
+  return try result.get()
+}
+
+/// What ``value(of:within:sourceLocation:)`` throws for a task that did not end in time.
+struct TimedOut: Error {}
+
+/// Waits until `gate` opens, for `limit` at most; past it, fails the test at the caller's line.
+@MainActor
+func opened(
+  _ gate: Gate, within limit: Duration = waitLimit,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async {
+  guard await bounded(limit, { await gate.wait() }) == nil else { return }
+  Issue.record("the gate did not open within \(limit)", sourceLocation: sourceLocation)
+}
+
+/// Returns what `operation` returns, or nil once `limit` has passed (see ``WaitBudget``) or the
+/// waiting task was cancelled; then it cancels `operation` and leaves it, never waiting for it to
+/// notice, so that nothing `operation` waits for can hold the test.
+@MainActor
+func bounded<T: Sendable>(
+  _ limit: Duration, _ operation: @escaping @MainActor () async -> T
+) async -> T? {
+  let first = FirstOf<T>()
+  let work = Task { @MainActor in first.end(await operation()) }
+  let watchdog = Task { @MainActor in
+    var budget = WaitBudget(limit)
+    while !budget.isSpent() {
+      do { try await Task.sleep(for: .milliseconds(50)) } catch { return }
+    }
+    first.end(nil)
+  }
+  let result = await withTaskCancellationHandler {
+    await first.value()
+  } onCancel: {
+    first.end(nil)
+  }
+  watchdog.cancel()
+  if result == nil { work.cancel() }
+  return result
+}
+
+/// The first of several outcomes, resumed once: a race's result.
+private final class FirstOf<T: Sendable>: Sendable {
+  private let state = Locked<(ended: Bool, result: T?, waiter: CheckedContinuation<T?, Never>?)>(
+    (false, nil, nil))
+
+  /// Ends the race with `result`, unless it has ended.
+  func end(_ result: T?) {
+    let waiter = state.withLock { state -> CheckedContinuation<T?, Never>? in
+      guard !state.ended else { return nil }
+      state.ended = true
+      state.result = result
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume(returning: result)
+  }
+
+  /// The result, once the race has ended.
+  func value() async -> T? {
+    await withCheckedContinuation { continuation in
+      let ended = state.withLock { state -> (Bool, T?) in
+        if !state.ended { state.waiter = continuation }
+        return (state.ended, state.result)
+      }
+      if ended.0 { continuation.resume(returning: ended.1) }
+    }
+  }
 }
 
 /// A one-shot gate: effects wait on it, the test opens it.

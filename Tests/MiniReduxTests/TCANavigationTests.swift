@@ -99,7 +99,7 @@ struct TellThenDismissTests {
       store.send(.edit(1))
       let listening = store.send(.destination(.edit(.listen)))
       store.send(.destination(.edit(.saveTapped)))
-      await listening.finish()
+      await finished(listening)
     }
     #expect(store.state.saved == ["draft 1"])
     #expect(store.state.editorPresentWhenSaved == [true])
@@ -119,8 +119,8 @@ struct TellThenDismissTests {
       let saving = store.send(.destination(.edit(.saveAfterWork)))
       #expect(store.state.destination != nil)
       gate.open()
-      await saving.finish()
-      await listening.finish()
+      await finished(saving)
+      await finished(listening)
     }
     #expect(store.state.saved == ["draft 1"])
     #expect(store.state.editorPresentWhenSaved == [true])
@@ -137,7 +137,7 @@ struct TellThenDismissTests {
     let saving = store.send(.destination(.edit(.saveAfterWork)))
     saving.cancel()
     gate.open()
-    await saving.finish()
+    await finished(saving)
     #expect(store.state.destination == .edit(Editing.State(id: 1, draft: "draft 1")))
 
     let (_, reports) = await capturingReports {
@@ -163,7 +163,7 @@ struct DestinationIdentityTests {
     store.send(.edit(1))  // The same id: the same child, which keeps its effects.
     #expect(store.snapshot.effects == 1)
     store.send(.edit(2))
-    await first.finish()
+    await finished(first)
     #expect(first.isCancelled)
     #expect(store.snapshot.effects == 0)
   }

@@ -420,7 +420,7 @@ struct TestStoreFinishTests {
         """)
     #expect(task.isCancelled)
     gate.open()
-    await task.finish()
+    await finished(task)
   }
 
   @Test("received actions never asserted fail finish, listed")
