@@ -8,6 +8,9 @@
 //
 // The samples use only the public API: .ci/check-isolation compiles this file with a plain
 // `import MiniRedux`, under Xcode's newer isolation defaults, as a user's own code would be.
+//
+// Samples await `finish()` as users write it; each suite's time limit cancels a test whose effects
+// never end (its `finish()` then returns), so that it fails instead of hanging the run.
 import Testing
 
 @testable import MiniRedux
@@ -67,7 +70,7 @@ enum DocAction: Sendable {
 }
 
 @MainActor
-@Suite("Doc samples")
+@Suite("Doc samples", .timeLimit(.minutes(1)))
 struct DocSamples {
   // Sample: Effect type
   @Test("the Effect type sample compiles and runs")
@@ -417,7 +420,7 @@ struct DocSamples {
 // MARK: - The articles of Sources/MiniRedux/MiniRedux.docc
 
 @MainActor
-@Suite("Article samples")
+@Suite("Article samples", .timeLimit(.minutes(1)))
 struct ArticleSamples {
   // Sample: MiniRedux.md (landing page)
   @Test("the landing page's debounce sample compiles")
@@ -970,7 +973,7 @@ struct ArticleSamples {
 /// The samples of the TestStore doc comments, README.md and the DocC article.
 /// The TestStore sample as a user writes it: in a suite that is not `@MainActor`, so that the
 /// sample's own `@MainActor` is what lets it compile.
-@Suite("Doc samples: TestStore, as written")
+@Suite("Doc samples: TestStore, as written", .timeLimit(.minutes(1)))
 struct TestStoreSampleAsWritten {
   typealias Counter = TestStoreDocSamples.Counter
 
@@ -989,7 +992,7 @@ struct TestStoreSampleAsWritten {
 }
 
 @MainActor
-@Suite("Doc samples: TestStore", .throwingFailures)
+@Suite("Doc samples: TestStore", .throwingFailures, .timeLimit(.minutes(1)))
 struct TestStoreDocSamples {
   enum Counter {
     struct State: Equatable {
@@ -1627,7 +1630,7 @@ enum Notes {
 }
 
 @MainActor
-@Suite("Doc samples: tell, then dismiss")
+@Suite("Doc samples: tell, then dismiss", .timeLimit(.minutes(1)))
 struct TellThenDismissSamples {
   @Test("the child tells its parent, then dismisses itself: each is a step the test asserts")
   func concatenated() async throws {
@@ -1790,7 +1793,7 @@ extension Contacts.Destination {
 #endif
 
 @MainActor
-@Suite("Doc samples: an enum destination, a sheet and an alert")
+@Suite("Doc samples: an enum destination, a sheet and an alert", .timeLimit(.minutes(1)))
 struct EnumDestinationSamples {
   @Test("the form tells the list, then closes; the alert closes on either button")
   func sheetAndAlert() async throws {
@@ -1908,7 +1911,7 @@ enum Editor {
 }
 
 @MainActor
-@Suite("Doc samples: navigation and child features")
+@Suite("Doc samples: navigation and child features", .timeLimit(.minutes(1)))
 struct NavigationArticleSamples {
   typealias App = NavigationArticle.App
   typealias Timer = NavigationArticle.Timer
@@ -2000,7 +2003,7 @@ enum ErrorAction {
 }
 
 @MainActor
-@Suite("Doc samples: errors as actions")
+@Suite("Doc samples: errors as actions", .timeLimit(.minutes(1)))
 struct ErrorActionSamples {
   @Test("an error carried as an Equatable value is received like any action")
   func receivesError() async throws {
