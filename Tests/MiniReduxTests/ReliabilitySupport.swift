@@ -36,22 +36,6 @@ struct SplitMix64: RandomNumberGenerator {
   }
 }
 
-/// A value behind a lock, for counters and logs that effects touch off the main actor.
-final class Locked<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) {
-    self.value = value
-  }
-
-  func withLock<R>(_ body: (inout Value) -> R) -> R {
-    lock.withLock { body(&value) }
-  }
-
-  var current: Value { lock.withLock { value } }
-}
-
 /// Suspends until the current task is cancelled, in O(1) (no shared list of waiters to scan).
 func suspendUntilCancelled() async {
   let slot = Locked<(continuation: CheckedContinuation<Void, Never>?, cancelled: Bool)>(

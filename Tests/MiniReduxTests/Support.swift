@@ -228,6 +228,22 @@ func bounded<T: Sendable>(
   return result
 }
 
+/// A value behind a lock, for counters and logs that effects touch off the main actor.
+final class Locked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  func withLock<R>(_ body: (inout Value) -> R) -> R {
+    lock.withLock { body(&value) }
+  }
+
+  var current: Value { lock.withLock { value } }
+}
+
 /// The first of several outcomes, resumed once: a race's result.
 private final class FirstOf<T: Sendable>: Sendable {
   private let state = Locked<(ended: Bool, result: T?, waiter: CheckedContinuation<T?, Never>?)>(
