@@ -168,8 +168,7 @@ public typealias Reducer<State, Action: Sendable> =
     if hasListeners {
       let (state, cancellations) = (core.read(), cancellations)
       // NB: Over a copy, as a listener may subscribe; one cancelled meanwhile hears nothing.
-      for entry in listeners {
-        if self.cancellations != cancellations, !isSubscribed(entry.id) { continue }
+      for entry in listeners where self.cancellations == cancellations || isSubscribed(entry.id) {
         entry.listener(state)
       }
     }
@@ -229,9 +228,8 @@ extension Store {
     let child = Store<ChildState, ChildAction>(
       core: ScopedCore(self, toChildState, toParentAction) { state in
         let childState = toChildState(state)
-        guard childState != lastSeen else { return false }
-        lastSeen = childState
-        return true
+        defer { lastSeen = childState }
+        return childState != lastSeen
       })
     child.core.attach(child)
     return child
@@ -248,8 +246,7 @@ extension Store {
     state toChildState: @escaping (State) -> ChildState,
     action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
-    Store<ChildState, ChildAction>(
-      core: ScopedCore(self, toChildState, toParentAction) { _ in true })
+    .init(core: ScopedCore(self, toChildState, toParentAction) { _ in true })
   }
 
   /// A store of a child feature that comes and goes (a sheet, a pushed screen, a row) while it is
@@ -383,10 +380,9 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
     }
     // NB: The child weakly, as it keeps its parent alive; the parent unowned, as it holds this.
     weak let store = store
-    let changed = changed
     parent.scopes.append(
       (
-        { [unowned parent] in
+        { [unowned parent, changed] in
           if let store, changed(parent.core.read()) { store.notify() }
           return store != nil
         }, { store != nil }
