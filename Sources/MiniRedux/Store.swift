@@ -469,9 +469,7 @@ extension Reduce {
     let extractState = Self.extract(embedState)
     return embedding(
       \State.self, action: embed, extract: extract, child: child,
-      gone: {
-        "the state shows .\(caseName($0).map { String(cString: $0) } ?? "\($0)"), not that case"
-      },
+      gone: { "the state shows .\(String(cString: caseName($0)!)), not that case" },
       // NB: A case is told by its name's address, the same for each value of the case.
       find: { extractState($0) == nil ? nil : caseName($0).map { Int(bitPattern: $0) } },
       read: extractState,
@@ -540,18 +538,13 @@ extension Reduce {
       // NB: Who the child is after its own reducer ran: one that changes its own id keeps its effects.
       let key = find(state)!
       let isThere = { (state: State) in find(state) == key }
-      let removeIfThere = remove.map { remove in
-        { (state: inout State) in if isThere(state) { remove(&state) } }
-      }
       return .merge(
         Self.embed(
           effect, { embed($0) }, at: path, key: key, owns: owns,
           child: { (state: State) in isThere(state) ? read(state) : nil },
           modify: { state, change in if isThere(state) { modify(&state, change) } },
-          keys: { (state: State) in
-            let now = find(state)
-            return { $0 == now }
-          }, remove: removeIfThere),
+          keys: { (state: State) in { [now = find(state)] in $0 == now } },
+          remove: remove.map { remove in { if isThere($0) { remove(&$0) } } }),
         parent(&state, action))
     }
   }
@@ -649,26 +642,22 @@ extension Reduce {
       let key = idAt(state[keyPath: path], index)
       // NB: Where it was first: a row's own children are found with no search while no row
       // moves, so rows that each have children in flight cost n, not n·n.
-      let place = { (rows: Rows) in
-        index >= rows.startIndex && index < rows.endIndex && idAt(rows, index) == key
+      let place = { (state: State) -> Rows.Index? in
+        let rows = state[keyPath: path]
+        return index >= rows.startIndex && index < rows.endIndex && idAt(rows, index) == key
           ? index : rows.indices.first { idAt(rows, $0) == key }
       }
       return .merge(
         Self.embed(
           effect, { embed(id, $0) }, at: path, key: key,
-          child: { (state: State) in place(state[keyPath: path]).map { state[keyPath: path][$0] } },
-          modify: { state, change in
-            if let index = place(state[keyPath: path]) { change(&state[keyPath: path][index]) }
-          },
+          child: { state in place(state).map { state[keyPath: path][$0] } },
+          modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
           keys: { state in
             let rows = state[keyPath: path]
             // NB: A set of the rows' keys, made once per look: n + k, not n·k.
-            lazy var keys = Set(rows.indices.map { AnyHashable(idAt(rows, $0)) })
-            return { keys.contains($0) }
+            return Set(rows.indices.map { AnyHashable(idAt(rows, $0)) }).contains
           },
-          remove: { state in
-            if let index = place(state[keyPath: path]) { _ = remove(&state[keyPath: path], index) }
-          }),
+          remove: { if let row = place($0) { _ = remove(&$0[keyPath: path], row) } }),
         parent(&state, action))
     }
   }
@@ -742,8 +731,8 @@ extension Reduce {
       guard let actionName = caseName(action) else {
         preconditionFailure(
           "MiniRedux: cannot read the case of \(Whole.self) \(action): an embedding needs an enum "
-            + "with reflection metadata. Pass `extract:` a closure that extracts the child's action."
-        )
+            + "with reflection metadata. Pass `extract:` a closure that extracts the child's "
+            + "action.")
       }
       guard actionName == name || name == nil && !others.contains(actionName) else { return nil }
       let payload = casePayload(of: action, as: Payload.self)
@@ -780,20 +769,17 @@ extension Reduce {
   @usableFromInline static func dismissed<ChildAction>(
     _ effect: Effect<ChildAction>, by action: Action, removed: Bool = true
   ) {
-    guard removed else {
-      return miniReduxReport(
-        "MiniRedux: .dismiss for \(dumpLine(action)) did nothing, as its collection cannot "
-          + "remove elements; embed an Array, or another RangeReplaceableCollection.")
-    }
     // NB: A child of an enum case's `scope` returns it under the case's id.
     var effect = effect
     while case .cancellable(_, _, let parts) = effect.operation { effect = parts.first }
-    guard case .dismiss = effect.operation else {
-      return miniReduxReport(
-        "MiniRedux: the child returned .dismiss with other effects for \(dumpLine(action)), "
+    if removed, case .dismiss = effect.operation { return }
+    miniReduxReport(
+      removed
+        ? "MiniRedux: the child returned .dismiss with other effects for \(dumpLine(action)), "
           + "which would start with it; they ended with it, unstarted. To send the parent an "
-          + "action first, return .concatenate(.send(action), .dismiss).")
-    }
+          + "action first, return .concatenate(.send(action), .dismiss)."
+        : "MiniRedux: .dismiss for \(dumpLine(action)) did nothing, as its collection cannot "
+          + "remove elements; embed an Array, or another RangeReplaceableCollection.")
   }
 
   /// Removes the element at `index` of `rows`, if they can remove one: returns whether it did.
