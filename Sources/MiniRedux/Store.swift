@@ -851,9 +851,9 @@ extension Reduce {
 nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCollection,
   RangeReplaceableCollection, ExpressibleByArrayLiteral
 {
-  private var elements: [Element] = []
   /// The id of each screen, bottom first: a `NavigationStack`'s path.
   public private(set) var ids: [Int] = []
+  private var elements: [Element] = []
 
   /// An empty stack.
   public init() {}
@@ -914,12 +914,8 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   }
 }
 
-extension StackState: Equatable where Element: Equatable {
-  /// Whether both stacks hold equal screens under the same ids.
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.ids == rhs.ids && lhs.elements == rhs.elements
-  }
-}
+// NB: Synthesized: equal screens under the same ids, the ids compared first.
+extension StackState: Equatable where Element: Equatable {}
 
 extension StackState: Sendable where Element: Sendable {}
 
