@@ -380,13 +380,11 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
     }
     // NB: The child weakly, as it keeps its parent alive; the parent unowned, as it holds this.
     weak let store = store
-    parent.scopes.append(
-      (
-        { [unowned parent, changed] in
-          if let store, changed(parent.core.read()) { store.notify() }
-          return store != nil
-        }, { store != nil }
-      ))
+    let notify: @MainActor () -> Bool = { [unowned parent, changed] in
+      if let store, changed(parent.core.read()) { store.notify() }
+      return store != nil
+    }
+    parent.scopes.append((notify, { store != nil }))
   }
 }
 
