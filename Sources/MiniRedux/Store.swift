@@ -390,6 +390,21 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
 
 // MARK: - Child features
 
+extension Store {
+  /// Creates a store of a feature whose reducer is a ``Reduce`` value, as
+  /// ``init(initialState:initialAction:_:context:)-(_,_,Reducer<State,Action>,_)`` does.
+  /// ```swift
+  /// let store = Store(initialState: Inbox.State(), Inbox.reducer)
+  /// ```
+  public convenience init(
+    initialState: State, initialAction: Action? = nil, _ reducer: Reduce<State, Action>,
+    context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
+  ) {
+    self.init(
+      initialState: initialState, initialAction: initialAction, reducer.reduce, context: context)
+  }
+}
+
 /// A feature's reducer as a value, to which each child feature is added by one call that names
 /// the child's state and the case of `Action` wrapping its actions (`Action.row`); the child's
 /// reducer runs first, then the feature's own (<doc:CompositionAndScoping>).
@@ -413,9 +428,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   /// ```
   /// - Parameter reduce: The feature's own logic.
   public init(_ reduce: @escaping Reducer<State, Action>) { self.reduce = reduce }
-}
 
-extension Reduce {
   /// This reducer with a child feature that is always there, at `path`, which must stay valid:
   /// for an element of a collection, `\.panels[0]`, use `forEach`.
   /// ```swift
@@ -697,25 +710,9 @@ extension Reduce {
     action embed: @escaping (Int, ChildAction) -> Action,
     extract: (@MainActor (Action) -> (Int, ChildAction)?)? = nil, child: Reduce<Screen, ChildAction>
   ) -> Self { forEach(path, action: embed, extract: extract, child: child.reduce) }
-}
 
-extension Store {
-  /// Creates a store of a feature whose reducer is a ``Reduce`` value, as
-  /// ``init(initialState:initialAction:_:context:)-(_,_,Reducer<State,Action>,_)`` does.
-  /// ```swift
-  /// let store = Store(initialState: Inbox.State(), Inbox.reducer)
-  /// ```
-  public convenience init(
-    initialState: State, initialAction: Action? = nil, _ reducer: Reduce<State, Action>,
-    context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
-  ) {
-    self.init(
-      initialState: initialState, initialAction: initialAction, reducer.reduce, context: context)
-  }
-}
+  // How an embedding finds a child's actions, tells who a child is, and reports what it drops.
 
-// How an embedding finds a child's actions, tells who a child is, and reports what it drops.
-extension Reduce {
   /// Extracts from an action the payload of the case `embed` makes, telling cases apart by name:
   /// learned from the first action with a `Payload`, and those of other cases as they come.
   @usableFromInline nonisolated static func extract<Whole, Payload>(
