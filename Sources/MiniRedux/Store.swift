@@ -617,10 +617,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   /// Both `forEach`s: `idAt` tells the id of the element at an index, which actions name and
   /// whose effects end when no element has it, and `remove` removes a child that dismisses
   /// itself, returning whether it could.
-  @inlinable
-  func forEach<
-    Rows: MutableCollection, ID: Hashable & Sendable, ChildAction
-  >(
+  @inlinable func forEach<Rows: MutableCollection, ID: Hashable & Sendable, ChildAction>(
     _ path: sending WritableKeyPath<State, Rows>, id idAt: @escaping (Rows, Rows.Index) -> ID,
     remove: @escaping (inout Rows, Rows.Index) -> Bool,
     action embed: @escaping (ID, ChildAction) -> Action,
@@ -630,17 +627,15 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
     nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
     let (parent, extract) = (reduce, extract ?? Self.extract { embed($0.0, $0.1) })
-    func find(_ id: ID, in rows: Rows, after start: Rows.Index? = nil) -> Rows.Index? {
-      rows.indices[(start.map(rows.index(after:)) ?? rows.startIndex)...].first {
-        idAt(rows, $0) == id
-      }
+    func find(_ id: ID, in rows: Rows, from start: Rows.Index? = nil) -> Rows.Index? {
+      rows.indices[(start ?? rows.startIndex)...].first { idAt(rows, $0) == id }
     }
     return Self { state, action in
       guard let (id, childAction) = extract(action) else { return parent(&state, action) }
       guard let index = find(id, in: state[keyPath: path]) else {
         return Self.drop(action, "\(path) has no element with id \(id)")
       }
-      if find(id, in: state[keyPath: path], after: index) != nil {
+      if find(id, in: state[keyPath: path], from: state[keyPath: path].index(after: index)) != nil {
         miniReduxReport(
           "MiniRedux: \(path) holds more than one element with id \(id); the action for it went "
             + "to the first. Give each element an id of its own, such as a UUID or a counter.")
