@@ -970,14 +970,10 @@ nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
   let head = zip(old, new).prefix { $0 == $1 }.count
   let tail = zip(old[head...].reversed(), new[head...].reversed()).prefix { $0 == $1 }.count
   let (removed, added) = (old[head..<(old.count - tail)], new[head..<(new.count - tail)])
-  var (gone, came) = (Set<Int>(), Set<Int>())
-  if removed.count * added.count <= 250_000 {
-    let diff = added.difference(from: removed)
-    for case .remove(let offset, _, _) in diff.removals { gone.insert(head + offset) }
-    for case .insert(let offset, _, _) in diff.insertions { came.insert(head + offset) }
-  } else {
-    (gone, came) = (Set(removed.indices), Set(added.indices))
-  }
+  let diff = removed.count * added.count <= 250_000 ? added.difference(from: removed) : nil
+  var (gone, came) = (diff == nil ? Set(removed.indices) : [], Set<Int>())
+  for case .remove(let offset, _, _) in diff?.removals ?? [] { gone.insert(head + offset) }
+  for case .insert(let offset, _, _) in diff?.insertions ?? [] { came.insert(head + offset) }
   let (before, after) = (max(0, head - 3), min(old.count, removed.endIndex + 3))
   var lines =
     (before > 0 ? ["  … \(before) unchanged lines"] : []) + old[before..<head].map { "  " + $0 }
@@ -1022,11 +1018,9 @@ nonisolated private func dumpRender(_ value: Any, width: Int, depth: Int) -> [St
   case .collection, .set, .dictionary: return dumpWrap("[", children(labelled: false), "]", width)
   case .tuple: return dumpWrap("(", children(labelled: true), ")", width)
   case .enum:
-    guard let payload = mirror.children.first, let label = payload.label else {
-      return [".\(value)"]
-    }
-    let inner = dumpRender(payload.value, width: width, depth: depth + 1)
-    return Mirror(reflecting: payload.value).displayStyle == .tuple
+    guard let child = mirror.children.first, let label = child.label else { return [".\(value)"] }
+    let inner = dumpRender(child.value, width: width, depth: depth + 1)
+    return Mirror(reflecting: child.value).displayStyle == .tuple
       ? [".\(label)\(inner[0])"] + inner.dropFirst() : dumpWrap(".\(label)(", [inner], ")", width)
   case .struct, .class:
     guard !(value is CustomStringConvertible || value is CustomDebugStringConvertible) else {
