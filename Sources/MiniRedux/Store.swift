@@ -735,13 +735,10 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
 
   /// Who a present child is: its `id` if `Identifiable`; an enum's case, and its value's `id`.
   @usableFromInline static func key<Child>(of child: Child?) -> AnyHashable? {
-    child.map { child in
-      if let child = child as? any Identifiable { return id(of: child) }
-      guard let name = caseName(child).map({ AnyHashable(String(cString: $0)) }) else {
-        return true
-      }
-      return casePayload(of: child, as: (any Identifiable).self).map { [name, id(of: $0)] } ?? name
-    }
+    guard let child else { return nil }
+    if let child = child as? any Identifiable { return id(of: child) }
+    guard let name = caseName(child).map({ AnyHashable(String(cString: $0)) }) else { return true }
+    return casePayload(of: child, as: (any Identifiable).self).map { [name, id(of: $0)] } ?? name
   }
 
   private static func id(of child: some Identifiable) -> AnyHashable { child.id }
