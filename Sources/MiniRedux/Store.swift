@@ -583,8 +583,16 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
     forEach(
-      path, id: { $0[$1].id }, remove: { Self.remove($1, from: &$0) },
-      action: embed, extract: extract, child: child)
+      path, id: { $0[$1].id },
+      remove: { rows, index in
+        func remove<Removable: RangeReplaceableCollection>(from rows: inout Removable) {
+          rows.remove(at: index as! Removable.Index)
+        }
+        guard var removable = rows as? any RangeReplaceableCollection else { return false }
+        remove(from: &removable)
+        rows = removable as! Rows
+        return true
+      }, action: embed, extract: extract, child: child)
   }
 
   /// This reducer with a child feature per screen of a navigation stack at `path`, named by the
@@ -767,19 +775,6 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
           + "action first, return .concatenate(.send(action), .dismiss)."
         : "MiniRedux: .dismiss for \(dumpLine(action)) did nothing, as its collection cannot "
           + "remove elements; embed an Array, or another RangeReplaceableCollection.")
-  }
-
-  /// Removes the element at `index` of `rows`, if they can remove one: returns whether it did.
-  @usableFromInline nonisolated static func remove<Rows: Collection>(
-    _ index: Rows.Index, from rows: inout Rows
-  ) -> Bool {
-    func remove<Removable: RangeReplaceableCollection>(from rows: inout Removable) {
-      rows.remove(at: index as! Removable.Index)
-    }
-    guard var removable = rows as? any RangeReplaceableCollection else { return false }
-    remove(from: &removable)
-    rows = removable as! Rows
-    return true
   }
 }
 
