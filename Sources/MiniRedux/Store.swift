@@ -55,7 +55,6 @@ public typealias Reducer<State, Action: Sendable> =
     return core.read()
   }
 
-  /// Where the state is and the actions go: its own runtime, or its parent's, through a scope.
   let core: any StoreCore<State, Action>
   private var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
@@ -70,8 +69,7 @@ public typealias Reducer<State, Action: Sendable> =
   fileprivate let stateKeyPath: KeyPath<Store, State> = \.state
   /// Whether `state` or a property was read since the last change; `isStateObserved`: `state`.
   fileprivate var (isObserved, isStateObserved) = (false, false)
-  /// The properties read through the store: the key path in the state, the token Observation
-  /// knows it by, whether it was read since its last change, and whether the state changed it.
+  /// The properties read through the store, each with its token for Observation.
   private(set) var observed:
     [(keyPath: AnyKeyPath, token: AnyKeyPath, isObserved: Bool, changed: () -> Bool)] = []
   /// The attached scoped stores; `notify` returns `false` once the scoped store is released.
@@ -98,9 +96,8 @@ public typealias Reducer<State, Action: Sendable> =
   ///   - initialState: The state the store starts with.
   ///   - initialAction: An action to reduce at once, such as one that starts loading.
   ///   - reducer: The feature's reducer.
-  ///   - context: Runs each reduction, and the start of the effects it returns, inside it, so
-  ///     that task-local values it binds, such as swift-dependencies' overrides, reach the reducer
-  ///     and every effect (<doc:MigratingFromTCA>). It must call `reduce` once.
+  ///   - context: Runs each reduction and the start of its effects inside it, so that task-local
+  ///     values it binds reach them all (<doc:MigratingFromTCA>); it must call `reduce` once.
   public convenience init(
     initialState: State, initialAction: Action? = nil, _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
@@ -124,8 +121,7 @@ public typealias Reducer<State, Action: Sendable> =
   init(core: any StoreCore<State, Action>) { self.core = core }
 
   /// Reduces `action`, then every action it causes synchronously, and starts their effects;
-  /// observers hear of it once, at the end. A `send` made meanwhile is queued behind it, and its
-  /// effects join the `send` in progress.
+  /// observers hear of it once, at the end. A `send` made meanwhile is queued and joins this one.
   /// ```swift
   /// await store.send(.refresh).finish()
   /// ```
@@ -158,8 +154,7 @@ public typealias Reducer<State, Action: Sendable> =
     }
   }
 
-  /// Tells this store's observers that its state changed, then its scoped stores, which tell
-  /// theirs if their part changed: the one place where observers hear of changes.
+  /// Tells observers of a change, then scoped stores: the one place where observers hear of one.
   func notify() {
     #if canImport(Combine)
       willChange.send()
@@ -186,7 +181,6 @@ public typealias Reducer<State, Action: Sendable> =
   associatedtype Action: Sendable
   /// The state; read inside the root store's reducer, it stops the program.
   func read() -> State
-  /// Whether the root store's reducer has the state.
   var isReducing: Bool { get }
   func send(_ action: Action) -> StoreTask
   /// Tells a scoped store's parent, once, that `store` is observed; a root store has no parent.
@@ -269,8 +263,7 @@ extension Store {
   }
 
   /// Reads a property of the state, as `store.count` reads `store.state.count`; Observation hears
-  /// of it only on a `send` that changed it (`!=` for an `Equatable` value, any `send` for
-  /// another), so a view re-renders only for what it reads.
+  /// of it only on a `send` that changed it (`!=`, or any `send` for a value not `Equatable`).
   /// ```swift
   /// let store = Store(initialState: Counter.State(), Counter.reduce)
   /// store.send(.incrementTapped)
@@ -320,8 +313,7 @@ extension Store {
 
   private subscript(observed index: Int) -> Int { index }
 
-  /// Tells Observation that the state changed, if `state` was read since it last heard of it,
-  /// and of each property read since then that the new state changed; an observer reads again.
+  /// Tells Observation of `state`, and of each property the new state changed, if read since.
   func notifyObservation() {
     if isStateObserved {
       isStateObserved = false
@@ -349,8 +341,7 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
   private let parent: Store<ParentState, ParentAction>
   private let toState: (ParentState) -> State
   private let toParentAction: (Action) -> ParentAction
-  /// Whether the child's part of a new state differs from what its observers last heard of; its
-  /// first call tells it what they start from.
+  /// Whether the child's part of a state changed since the last call (the first one sets it).
   private let changed: @MainActor (ParentState) -> Bool
   private var isAttached = false
 
@@ -405,9 +396,8 @@ extension Store {
   }
 }
 
-/// A feature's reducer as a value, to which each child feature is added by one call that names
-/// the child's state and the case of `Action` wrapping its actions (`Action.row`); the child's
-/// reducer runs first, then the feature's own (<doc:CompositionAndScoping>).
+/// A feature's reducer as a value, to which each child feature is added by a call naming its state
+/// and its case of `Action`; the child's reducer runs first (<doc:CompositionAndScoping>).
 /// ```swift
 /// static let reducer = Reduce(core)
 ///   .scope(\.header, action: Action.header, child: Header.reduce)
@@ -454,10 +444,9 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       read: { $0[keyPath: path] }, modify: { $1(&$0[keyPath: path]) }, remove: nil)
   }
 
-  /// This reducer, whose state is an enum (a stack's screens, a sheet's destinations), with a
-  /// child feature for the case `embedState` makes: its effects end when the state shows another
-  /// case, and an action for a case not shown is dropped and reported. With no reducer of its
-  /// own, as an alert's, the child dismisses itself on any of its actions.
+  /// This reducer, whose state is an enum, with a child feature for the case `embedState` makes:
+  /// its effects end when another case is shown, an action for a case not shown is dropped and
+  /// reported, and a child with no reducer (an alert's) dismisses itself on any of its actions.
   /// ```swift
   /// static let reducer = Reduce<State, Action> { _, _ in .none }
   ///   .scope(State.detail, action: Action.detail, child: Detail.reduce)
@@ -491,10 +480,9 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       }, remove: nil)
   }
 
-  /// This reducer with a child feature that comes and goes, optional state at `path` (a sheet, an
-  /// alert): its effects end in the `send` that sets it to `nil`, or to another `id` or enum case,
-  /// and an action for it while it is `nil` is dropped and reported; ``Effect/dismiss`` sets it to
-  /// `nil` (<doc:NavigationAndChildFeatures>).
+  /// This reducer with an optional child feature at `path`, as a sheet: its effects end in the
+  /// `send` that sets it to `nil`, or to another `id` or case; ``Effect/dismiss`` sets it to `nil`,
+  /// and an action for it while `nil` is dropped and reported (<doc:NavigationAndChildFeatures>).
   /// ```swift
   /// static let reducer = Reduce(core)
   ///   .ifLet(\.timer, action: Action.timer, child: Timer.reduce)
@@ -519,10 +507,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       modify: { $1(&$0[keyPath: path]!) }, remove: { $0[keyPath: path] = nil })
   }
 
-  /// How `scope` and `ifLet` embed a child that is there or not: `find` tells who is there
-  /// (`nil`: no one), `read` and `modify` reach it, and `remove`, if there is one, sets it to
-  /// `nil`. A child that `owns` its effects runs them under its place's id; a `scope`'s are its
-  /// parent's.
+  /// How `scope` and `ifLet` embed a child: `find` tells who is there (`nil`: no one), `read`,
+  /// `modify` and `remove` reach it; a child that `owns` its effects runs them under its place.
   @inlinable func embedding<ChildState, ChildAction>(
     _ path: AnyKeyPath, action embed: @escaping (ChildAction) -> Action,
     extract: (@MainActor (Action) -> ChildAction?)?,
@@ -546,7 +532,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
         Self.dismissed(effect, by: action)
         return parent(&state, action)
       }
-      // NB: Who the child is after its own reducer ran: one that changes its own id keeps its effects.
+      // NB: Who the child is after its reducer ran: one that changes its own id keeps its effects.
       let key = find(state)!
       let isThere = { (state: State) in find(state) == key }
       return .merge(
@@ -561,9 +547,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   }
 
   /// This reducer with a child feature per element of a collection at `path`, each named by its
-  /// `id`: its effects end in the `send` that removes it, an action for an element not there (or
-  /// whose `id` two share) is reported, and ``Effect/dismiss`` removes it
-  /// (<doc:NavigationAndChildFeatures>).
+  /// `id`: its effects end in the `send` that removes it, an action for an `id` not there (or that
+  /// two share) is reported, and ``Effect/dismiss`` removes it (<doc:NavigationAndChildFeatures>).
   /// ```swift
   /// static let reducer = Reduce(core)
   ///   .forEach(\.rows, action: Action.row, child: Row.reduce)
@@ -571,8 +556,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   /// - Parameters:
   ///   - path: Where the collection is.
   ///   - embed: The case that wraps an element's id and action.
-  ///   - extract: The id and the child's action in an action, if it is one; by default, read at
-  ///     run time.
+  ///   - extract: The id and the child's action in an action, if any; by default, read at run time.
   ///   - child: An element's reducer.
   /// - Returns: A reducer that runs both.
   // NB: Disfavored, so that a stack of Identifiable screens is found by the stack's ids.
@@ -604,8 +588,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   /// - Parameters:
   ///   - path: Where the stack is.
   ///   - embed: The case that wraps a screen's id and action.
-  ///   - extract: The id and the screen's action in an action, if it is one; by default, read at
-  ///     run time.
+  ///   - extract: The screen's id and action in an action, if any; by default, read at run time.
   ///   - child: A screen's reducer.
   /// - Returns: A reducer that runs both.
   @inlinable public func forEach<Screen, ChildAction>(
@@ -622,9 +605,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       }, action: embed, extract: extract, child: child)
   }
 
-  /// Both `forEach`s: `idAt` tells the id of the element at an index, which actions name and
-  /// whose effects end when no element has it, and `remove` removes a child that dismisses
-  /// itself, returning whether it could.
+  /// Both `forEach`s: `idAt` tells the id at an index, which actions name and whose effects end
+  /// when no element has it; `remove` removes a child that dismisses itself, or returns `false`.
   @inlinable func forEach<Rows: MutableCollection, ID: Hashable & Sendable, ChildAction>(
     _ path: sending WritableKeyPath<State, Rows>, id idAt: @escaping (Rows, Rows.Index) -> ID,
     remove: @escaping (inout Rows, Rows.Index) -> Bool,
@@ -654,8 +636,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
         return parent(&state, action)
       }
       let key = idAt(state[keyPath: path], index)
-      // NB: Where it was first: a row's own children are found with no search while no row
-      // moves, so rows that each have children in flight cost n, not n·n.
+      // NB: Where it was first, found with no search while no row moves: n for n rows, not n·n.
       let place = { (state: State) -> Rows.Index? in
         let rows = state[keyPath: path]
         return index >= rows.startIndex && index < rows.endIndex && idAt(rows, index) == key
@@ -676,8 +657,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     }
   }
 
-  /// ``scope(_:action:extract:child:)-(WritableKeyPath<State,ChildState>,_,_,Reducer<ChildState,ChildAction>)``,
-  /// with a child whose reducer is a ``Reduce`` value.
+  /// `scope`, with a child whose reducer is a ``Reduce`` value.
   @inlinable public func scope<ChildState, ChildAction>(
     _ path: sending WritableKeyPath<State, ChildState>,
     action embed: @escaping (ChildAction) -> Action,
@@ -715,7 +695,6 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   ) -> Self { forEach(path, action: embed, extract: extract, child: child.reduce) }
 
   // How an embedding finds a child's actions, tells who a child is, and reports what it drops.
-
   /// Extracts from an action the payload of the case `embed` makes, telling cases apart by name:
   /// learned from the first action with a `Payload`, and those of other cases as they come.
   @usableFromInline nonisolated static func extract<Whole, Payload>(
@@ -748,7 +727,6 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     guard let name = caseName(child).map({ AnyHashable(String(cString: $0)) }) else { return true }
     return casePayload(of: child, as: (any Identifiable).self).map { [name, id(of: $0)] } ?? name
   }
-
   private static func id(of child: some Identifiable) -> AnyHashable { child.id }
 
   /// An effect that reports `action` dropped, as `reason`, named as the view sent it.
@@ -817,9 +795,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
 /// which no other screen ever gets: what ``Reduce/forEach(_:action:extract:child:)-(_,_,_,Reducer<Screen,ChildAction>)``
 /// embeds, with an action case such as `path(id: Int, Path.Action)`.
 ///
-/// Ids come from one counter for the process, as TCA's do, so that a stack emptied or assigned in
-/// place of another never names a new screen as an old one; a ``TestStore`` counts from 0 for
-/// its test (<doc:TestingAFeature>).
+/// Ids come from one counter for the process, as TCA's do, so a new screen is never named as an old
+/// one, even in a stack assigned anew; a ``TestStore`` counts from 0 (<doc:TestingAFeature>).
 /// ```swift
 /// var path: StackState<Path.State> = [.list]
 /// path.append(.detail(Detail.State()))
@@ -898,7 +875,6 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
 
 // NB: Synthesized: equal screens under the same ids, the ids compared first.
 extension StackState: Equatable where Element: Equatable {}
-
 extension StackState: Sendable where Element: Sendable {}
 
 extension StackState: CustomReflectable {
@@ -957,8 +933,8 @@ nonisolated func dumpLines(_ value: Any) -> [String] { dumpRender(value, width: 
 /// The lines of `old` and `new` as a diff: `-` only in `old`, `+` only in `new`, and runs of
 /// unchanged lines cut to the three at each end.
 nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
-  // NB: A diff costs the product of the counts at worst, so it skips the common head and tail (a
-  // large state usually differs in a few lines), and a large rest is shown removed, then added.
+  // NB: A diff costs n·m at worst: the common ends are skipped (a large state usually differs in a
+  // few lines), and a large rest is all removed, then added.
   let head = zip(old, new).prefix { $0 == $1 }.count
   let tail = zip(old[head...].reversed(), new[head...].reversed()).prefix { $0 == $1 }.count
   let (removed, added) = (old[head..<(old.count - tail)], new[head..<(new.count - tail)])
