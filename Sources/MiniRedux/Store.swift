@@ -46,7 +46,7 @@ public typealias Reducer<State, Action: Sendable> =
 /// print(store.state.count)  // 1
 /// ```
 /// > Important: Reading `store.state` inside the reducer stops the program; use its `inout` state.
-@MainActor @dynamicMemberLookup public final class Store<State, Action: Sendable> {
+@MainActor @dynamicMemberLookup public final class Store<State, Action: Sendable>: Observable {
   /// The current state, changed only by reducing an action; a scoped store reads it through its
   /// parent, so it is never stale.
   public var state: State {
@@ -187,8 +187,6 @@ public typealias Reducer<State, Action: Sendable> =
   func attach(_ store: Store<State, Action>)
 }
 
-extension Store: Observable {}
-
 /// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener.
 /// ```swift
 /// let subscription = store.subscribe { state in print(state.count) }
@@ -196,7 +194,6 @@ extension Store: Observable {}
 /// ```
 public struct StoreSubscription: Sendable {
   let onCancel: @MainActor @Sendable () -> Void
-
   /// Stops the listener, even during a notification in progress; cancelling twice does nothing.
   @MainActor public func cancel() { onCancel() }
 }
