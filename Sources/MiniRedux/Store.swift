@@ -46,7 +46,7 @@ public typealias Reducer<State, Action: Sendable> =
 /// print(store.state.count)  // 1
 /// ```
 /// > Important: Reading `store.state` inside the reducer stops the program; use its `inout` state.
-@MainActor @dynamicMemberLookup public final class Store<State, Action: Sendable> {
+@MainActor @dynamicMemberLookup public final class Store<State, Action: Sendable>: Observable {
   /// The current state, changed only by reducing an action; a scoped store reads it through its
   /// parent, so it is never stale.
   public var state: State {
@@ -55,7 +55,6 @@ public typealias Reducer<State, Action: Sendable> =
     return core.read()
   }
 
-  /// Where the state is and the actions go: its own runtime, or its parent's, through a scope.
   let core: any StoreCore<State, Action>
   private var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
@@ -70,8 +69,7 @@ public typealias Reducer<State, Action: Sendable> =
   fileprivate let stateKeyPath: KeyPath<Store, State> = \.state
   /// Whether `state` or a property was read since the last change; `isStateObserved`: `state`.
   fileprivate var (isObserved, isStateObserved) = (false, false)
-  /// The properties read through the store: the key path in the state, the token Observation
-  /// knows it by, whether it was read since its last change, and whether the state changed it.
+  /// The properties read through the store, each with its token for Observation.
   private(set) var observed:
     [(keyPath: AnyKeyPath, token: AnyKeyPath, isObserved: Bool, changed: () -> Bool)] = []
   /// The attached scoped stores; `notify` returns `false` once the scoped store is released.
@@ -98,9 +96,8 @@ public typealias Reducer<State, Action: Sendable> =
   ///   - initialState: The state the store starts with.
   ///   - initialAction: An action to reduce at once, such as one that starts loading.
   ///   - reducer: The feature's reducer.
-  ///   - context: Runs each reduction, and the start of the effects it returns, inside it, so
-  ///     that task-local values it binds, such as swift-dependencies' overrides, reach the reducer
-  ///     and every effect (<doc:MigratingFromTCA>). It must call `reduce` once.
+  ///   - context: Runs each reduction and the start of its effects inside it, so that task-local
+  ///     values it binds reach them all (<doc:MigratingFromTCA>); it must call `reduce` once.
   public convenience init(
     initialState: State, initialAction: Action? = nil, _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
@@ -124,8 +121,7 @@ public typealias Reducer<State, Action: Sendable> =
   init(core: any StoreCore<State, Action>) { self.core = core }
 
   /// Reduces `action`, then every action it causes synchronously, and starts their effects;
-  /// observers hear of it once, at the end. A `send` made meanwhile is queued behind it, and its
-  /// effects join the `send` in progress.
+  /// observers hear of it once, at the end. A `send` made meanwhile is queued and joins this one.
   /// ```swift
   /// await store.send(.refresh).finish()
   /// ```
@@ -158,8 +154,7 @@ public typealias Reducer<State, Action: Sendable> =
     }
   }
 
-  /// Tells this store's observers that its state changed, then its scoped stores, which tell
-  /// theirs if their part changed: the one place where observers hear of changes.
+  /// Tells observers of a change, then scoped stores: the one place where observers hear of one.
   func notify() {
     #if canImport(Combine)
       willChange.send()
@@ -168,8 +163,7 @@ public typealias Reducer<State, Action: Sendable> =
     if hasListeners {
       let (state, cancellations) = (core.read(), cancellations)
       // NB: Over a copy, as a listener may subscribe; one cancelled meanwhile hears nothing.
-      for entry in listeners {
-        if self.cancellations != cancellations, !isSubscribed(entry.id) { continue }
+      for entry in listeners where self.cancellations == cancellations || isSubscribed(entry.id) {
         entry.listener(state)
       }
     }
@@ -187,14 +181,11 @@ public typealias Reducer<State, Action: Sendable> =
   associatedtype Action: Sendable
   /// The state; read inside the root store's reducer, it stops the program.
   func read() -> State
-  /// Whether the root store's reducer has the state.
   var isReducing: Bool { get }
   func send(_ action: Action) -> StoreTask
   /// Tells a scoped store's parent, once, that `store` is observed; a root store has no parent.
   func attach(_ store: Store<State, Action>)
 }
-
-extension Store: Observable {}
 
 /// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener.
 /// ```swift
@@ -203,7 +194,6 @@ extension Store: Observable {}
 /// ```
 public struct StoreSubscription: Sendable {
   let onCancel: @MainActor @Sendable () -> Void
-
   /// Stops the listener, even during a notification in progress; cancelling twice does nothing.
   @MainActor public func cancel() { onCancel() }
 }
@@ -229,9 +219,8 @@ extension Store {
     let child = Store<ChildState, ChildAction>(
       core: ScopedCore(self, toChildState, toParentAction) { state in
         let childState = toChildState(state)
-        guard childState != lastSeen else { return false }
-        lastSeen = childState
-        return true
+        defer { lastSeen = childState }
+        return childState != lastSeen
       })
     child.core.attach(child)
     return child
@@ -248,8 +237,7 @@ extension Store {
     state toChildState: @escaping (State) -> ChildState,
     action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
-    Store<ChildState, ChildAction>(
-      core: ScopedCore(self, toChildState, toParentAction) { _ in true })
+    .init(core: ScopedCore(self, toChildState, toParentAction) { _ in true })
   }
 
   /// A store of a child feature that comes and goes (a sheet, a pushed screen, a row) while it is
@@ -272,8 +260,7 @@ extension Store {
   }
 
   /// Reads a property of the state, as `store.count` reads `store.state.count`; Observation hears
-  /// of it only on a `send` that changed it (`!=` for an `Equatable` value, any `send` for
-  /// another), so a view re-renders only for what it reads.
+  /// of it only on a `send` that changed it (`!=`, or any `send` for a value not `Equatable`).
   /// ```swift
   /// let store = Store(initialState: Counter.State(), Counter.reduce)
   /// store.send(.incrementTapped)
@@ -323,8 +310,7 @@ extension Store {
 
   private subscript(observed index: Int) -> Int { index }
 
-  /// Tells Observation that the state changed, if `state` was read since it last heard of it,
-  /// and of each property read since then that the new state changed; an observer reads again.
+  /// Tells Observation of `state`, and of each property the new state changed, if read since.
   func notifyObservation() {
     if isStateObserved {
       isStateObserved = false
@@ -352,8 +338,7 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
   private let parent: Store<ParentState, ParentAction>
   private let toState: (ParentState) -> State
   private let toParentAction: (Action) -> ParentAction
-  /// Whether the child's part of a new state differs from what its observers last heard of; its
-  /// first call tells it what they start from.
+  /// Whether the child's part of a state changed since the last call (the first one sets it).
   private let changed: @MainActor (ParentState) -> Bool
   private var isAttached = false
 
@@ -383,22 +368,33 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
     }
     // NB: The child weakly, as it keeps its parent alive; the parent unowned, as it holds this.
     weak let store = store
-    let changed = changed
-    parent.scopes.append(
-      (
-        { [unowned parent] in
-          if let store, changed(parent.core.read()) { store.notify() }
-          return store != nil
-        }, { store != nil }
-      ))
+    let notify: @MainActor () -> Bool = { [unowned parent, changed] in
+      if let store, changed(parent.core.read()) { store.notify() }
+      return store != nil
+    }
+    parent.scopes.append((notify, { store != nil }))
   }
 }
 
 // MARK: - Child features
 
-/// A feature's reducer as a value, to which each child feature is added by one call that names
-/// the child's state and the case of `Action` wrapping its actions (`Action.row`); the child's
-/// reducer runs first, then the feature's own (<doc:CompositionAndScoping>).
+extension Store {
+  /// Creates a store of a feature whose reducer is a ``Reduce`` value, as
+  /// ``init(initialState:initialAction:_:context:)-(_,_,Reducer<State,Action>,_)`` does.
+  /// ```swift
+  /// let store = Store(initialState: Inbox.State(), Inbox.reducer)
+  /// ```
+  public convenience init(
+    initialState: State, initialAction: Action? = nil, _ reducer: Reduce<State, Action>,
+    context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
+  ) {
+    self.init(
+      initialState: initialState, initialAction: initialAction, reducer.reduce, context: context)
+  }
+}
+
+/// A feature's reducer as a value, to which each child feature is added by a call naming its state
+/// and its case of `Action`; the child's reducer runs first (<doc:CompositionAndScoping>).
 /// ```swift
 /// static let reducer = Reduce(core)
 ///   .scope(\.header, action: Action.header, child: Header.reduce)
@@ -419,9 +415,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   /// ```
   /// - Parameter reduce: The feature's own logic.
   public init(_ reduce: @escaping Reducer<State, Action>) { self.reduce = reduce }
-}
 
-extension Reduce {
   /// This reducer with a child feature that is always there, at `path`, which must stay valid:
   /// for an element of a collection, `\.panels[0]`, use `forEach`.
   /// ```swift
@@ -447,10 +441,9 @@ extension Reduce {
       read: { $0[keyPath: path] }, modify: { $1(&$0[keyPath: path]) }, remove: nil)
   }
 
-  /// This reducer, whose state is an enum (a stack's screens, a sheet's destinations), with a
-  /// child feature for the case `embedState` makes: its effects end when the state shows another
-  /// case, and an action for a case not shown is dropped and reported. With no reducer of its
-  /// own, as an alert's, the child dismisses itself on any of its actions.
+  /// This reducer, whose state is an enum, with a child feature for the case `embedState` makes:
+  /// its effects end when another case is shown, an action for a case not shown is dropped and
+  /// reported, and a child with no reducer (an alert's) dismisses itself on any of its actions.
   /// ```swift
   /// static let reducer = Reduce<State, Action> { _, _ in .none }
   ///   .scope(State.detail, action: Action.detail, child: Detail.reduce)
@@ -473,9 +466,7 @@ extension Reduce {
     let extractState = Self.extract(embedState)
     return embedding(
       \State.self, action: embed, extract: extract, child: child,
-      gone: {
-        "the state shows .\(caseName($0).map { String(cString: $0) } ?? "\($0)"), not that case"
-      },
+      gone: { "the state shows .\(String(cString: caseName($0)!)), not that case" },
       // NB: A case is told by its name's address, the same for each value of the case.
       find: { extractState($0) == nil ? nil : caseName($0).map { Int(bitPattern: $0) } },
       read: extractState,
@@ -486,10 +477,9 @@ extension Reduce {
       }, remove: nil)
   }
 
-  /// This reducer with a child feature that comes and goes, optional state at `path` (a sheet, an
-  /// alert): its effects end in the `send` that sets it to `nil`, or to another `id` or enum case,
-  /// and an action for it while it is `nil` is dropped and reported; ``Effect/dismiss`` sets it to
-  /// `nil` (<doc:NavigationAndChildFeatures>).
+  /// This reducer with an optional child feature at `path`, as a sheet: its effects end in the
+  /// `send` that sets it to `nil`, or to another `id` or case; ``Effect/dismiss`` sets it to `nil`,
+  /// and an action for it while `nil` is dropped and reported (<doc:NavigationAndChildFeatures>).
   /// ```swift
   /// static let reducer = Reduce(core)
   ///   .ifLet(\.timer, action: Action.timer, child: Timer.reduce)
@@ -514,10 +504,8 @@ extension Reduce {
       modify: { $1(&$0[keyPath: path]!) }, remove: { $0[keyPath: path] = nil })
   }
 
-  /// How `scope` and `ifLet` embed a child that is there or not: `find` tells who is there
-  /// (`nil`: no one), `read` and `modify` reach it, and `remove`, if there is one, sets it to
-  /// `nil`. A child that `owns` its effects runs them under its place's id; a `scope`'s are its
-  /// parent's.
+  /// How `scope` and `ifLet` embed a child: `find` tells who is there (`nil`: no one), `read`,
+  /// `modify` and `remove` reach it; a child that `owns` its effects runs them under its place.
   @inlinable func embedding<ChildState, ChildAction>(
     _ path: AnyKeyPath, action embed: @escaping (ChildAction) -> Action,
     extract: (@MainActor (Action) -> ChildAction?)?,
@@ -541,29 +529,23 @@ extension Reduce {
         Self.dismissed(effect, by: action)
         return parent(&state, action)
       }
-      // NB: Who the child is after its own reducer ran: one that changes its own id keeps its effects.
+      // NB: Who the child is after its reducer ran: one that changes its own id keeps its effects.
       let key = find(state)!
       let isThere = { (state: State) in find(state) == key }
-      let removeIfThere = remove.map { remove in
-        { (state: inout State) in if isThere(state) { remove(&state) } }
-      }
       return .merge(
         Self.embed(
           effect, { embed($0) }, at: path, key: key, owns: owns,
           child: { (state: State) in isThere(state) ? read(state) : nil },
           modify: { state, change in if isThere(state) { modify(&state, change) } },
-          keys: { (state: State) in
-            let now = find(state)
-            return { $0 == now }
-          }, remove: removeIfThere),
+          keys: { (state: State) in { [now = find(state)] in $0 == now } },
+          remove: remove.map { remove in { if isThere($0) { remove(&$0) } } }),
         parent(&state, action))
     }
   }
 
   /// This reducer with a child feature per element of a collection at `path`, each named by its
-  /// `id`: its effects end in the `send` that removes it, an action for an element not there (or
-  /// whose `id` two share) is reported, and ``Effect/dismiss`` removes it
-  /// (<doc:NavigationAndChildFeatures>).
+  /// `id`: its effects end in the `send` that removes it, an action for an `id` not there (or that
+  /// two share) is reported, and ``Effect/dismiss`` removes it (<doc:NavigationAndChildFeatures>).
   /// ```swift
   /// static let reducer = Reduce(core)
   ///   .forEach(\.rows, action: Action.row, child: Row.reduce)
@@ -571,8 +553,7 @@ extension Reduce {
   /// - Parameters:
   ///   - path: Where the collection is.
   ///   - embed: The case that wraps an element's id and action.
-  ///   - extract: The id and the child's action in an action, if it is one; by default, read at
-  ///     run time.
+  ///   - extract: The id and the child's action in an action, if any; by default, read at run time.
   ///   - child: An element's reducer.
   /// - Returns: A reducer that runs both.
   // NB: Disfavored, so that a stack of Identifiable screens is found by the stack's ids.
@@ -583,8 +564,16 @@ extension Reduce {
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
     forEach(
-      path, id: { $0[$1].id }, remove: { Self.remove($1, from: &$0) },
-      action: embed, extract: extract, child: child)
+      path, id: { $0[$1].id },
+      remove: { rows, index in
+        func remove<Removable: RangeReplaceableCollection>(from rows: inout Removable) {
+          rows.remove(at: index as! Removable.Index)
+        }
+        guard var removable = rows as? any RangeReplaceableCollection else { return false }
+        remove(from: &removable)
+        rows = removable as! Rows
+        return true
+      }, action: embed, extract: extract, child: child)
   }
 
   /// This reducer with a child feature per screen of a navigation stack at `path`, named by the
@@ -596,8 +585,7 @@ extension Reduce {
   /// - Parameters:
   ///   - path: Where the stack is.
   ///   - embed: The case that wraps a screen's id and action.
-  ///   - extract: The id and the screen's action in an action, if it is one; by default, read at
-  ///     run time.
+  ///   - extract: The screen's id and action in an action, if any; by default, read at run time.
   ///   - child: A screen's reducer.
   /// - Returns: A reducer that runs both.
   @inlinable public func forEach<Screen, ChildAction>(
@@ -614,13 +602,9 @@ extension Reduce {
       }, action: embed, extract: extract, child: child)
   }
 
-  /// Both `forEach`s: `idAt` tells the id of the element at an index, which actions name and
-  /// whose effects end when no element has it, and `remove` removes a child that dismisses
-  /// itself, returning whether it could.
-  @inlinable
-  func forEach<
-    Rows: MutableCollection, ID: Hashable & Sendable, ChildAction
-  >(
+  /// Both `forEach`s: `idAt` tells the id at an index, which actions name and whose effects end
+  /// when no element has it; `remove` removes a child that dismisses itself, or returns `false`.
+  @inlinable func forEach<Rows: MutableCollection, ID: Hashable & Sendable, ChildAction>(
     _ path: sending WritableKeyPath<State, Rows>, id idAt: @escaping (Rows, Rows.Index) -> ID,
     remove: @escaping (inout Rows, Rows.Index) -> Bool,
     action embed: @escaping (ID, ChildAction) -> Action,
@@ -630,17 +614,15 @@ extension Reduce {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
     nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
     let (parent, extract) = (reduce, extract ?? Self.extract { embed($0.0, $0.1) })
-    func find(_ id: ID, in rows: Rows, after start: Rows.Index? = nil) -> Rows.Index? {
-      rows.indices[(start.map(rows.index(after:)) ?? rows.startIndex)...].first {
-        idAt(rows, $0) == id
-      }
+    func find(_ id: ID, in rows: Rows, from start: Rows.Index? = nil) -> Rows.Index? {
+      rows.indices[(start ?? rows.startIndex)...].first { idAt(rows, $0) == id }
     }
     return Self { state, action in
       guard let (id, childAction) = extract(action) else { return parent(&state, action) }
       guard let index = find(id, in: state[keyPath: path]) else {
         return Self.drop(action, "\(path) has no element with id \(id)")
       }
-      if find(id, in: state[keyPath: path], after: index) != nil {
+      if find(id, in: state[keyPath: path], from: state[keyPath: path].index(after: index)) != nil {
         miniReduxReport(
           "MiniRedux: \(path) holds more than one element with id \(id); the action for it went "
             + "to the first. Give each element an id of its own, such as a UUID or a counter.")
@@ -651,34 +633,28 @@ extension Reduce {
         return parent(&state, action)
       }
       let key = idAt(state[keyPath: path], index)
-      // NB: Where it was first: a row's own children are found with no search while no row
-      // moves, so rows that each have children in flight cost n, not n·n.
-      let place = { (rows: Rows) in
-        index >= rows.startIndex && index < rows.endIndex && idAt(rows, index) == key
+      // NB: Where it was first, found with no search while no row moves: n for n rows, not n·n.
+      let place = { (state: State) -> Rows.Index? in
+        let rows = state[keyPath: path]
+        return index >= rows.startIndex && index < rows.endIndex && idAt(rows, index) == key
           ? index : rows.indices.first { idAt(rows, $0) == key }
       }
       return .merge(
         Self.embed(
           effect, { embed(id, $0) }, at: path, key: key,
-          child: { (state: State) in place(state[keyPath: path]).map { state[keyPath: path][$0] } },
-          modify: { state, change in
-            if let index = place(state[keyPath: path]) { change(&state[keyPath: path][index]) }
-          },
+          child: { state in place(state).map { state[keyPath: path][$0] } },
+          modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
           keys: { state in
             let rows = state[keyPath: path]
             // NB: A set of the rows' keys, made once per look: n + k, not n·k.
-            lazy var keys = Set(rows.indices.map { AnyHashable(idAt(rows, $0)) })
-            return { keys.contains($0) }
+            return Set(rows.indices.map { AnyHashable(idAt(rows, $0)) }).contains
           },
-          remove: { state in
-            if let index = place(state[keyPath: path]) { _ = remove(&state[keyPath: path], index) }
-          }),
+          remove: { if let row = place($0) { _ = remove(&$0[keyPath: path], row) } }),
         parent(&state, action))
     }
   }
 
-  /// ``scope(_:action:extract:child:)-(WritableKeyPath<State,ChildState>,_,_,Reducer<ChildState,ChildAction>)``,
-  /// with a child whose reducer is a ``Reduce`` value.
+  /// `scope`, with a child whose reducer is a ``Reduce`` value.
   @inlinable public func scope<ChildState, ChildAction>(
     _ path: sending WritableKeyPath<State, ChildState>,
     action embed: @escaping (ChildAction) -> Action,
@@ -714,25 +690,8 @@ extension Reduce {
     action embed: @escaping (Int, ChildAction) -> Action,
     extract: (@MainActor (Action) -> (Int, ChildAction)?)? = nil, child: Reduce<Screen, ChildAction>
   ) -> Self { forEach(path, action: embed, extract: extract, child: child.reduce) }
-}
 
-extension Store {
-  /// Creates a store of a feature whose reducer is a ``Reduce`` value, as
-  /// ``init(initialState:initialAction:_:context:)-(_,_,Reducer<State,Action>,_)`` does.
-  /// ```swift
-  /// let store = Store(initialState: Inbox.State(), Inbox.reducer)
-  /// ```
-  public convenience init(
-    initialState: State, initialAction: Action? = nil, _ reducer: Reduce<State, Action>,
-    context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
-  ) {
-    self.init(
-      initialState: initialState, initialAction: initialAction, reducer.reduce, context: context)
-  }
-}
-
-// How an embedding finds a child's actions, tells who a child is, and reports what it drops.
-extension Reduce {
+  // How an embedding finds a child's actions, tells who a child is, and reports what it drops.
   /// Extracts from an action the payload of the case `embed` makes, telling cases apart by name:
   /// learned from the first action with a `Payload`, and those of other cases as they come.
   @usableFromInline nonisolated static func extract<Whole, Payload>(
@@ -746,8 +705,8 @@ extension Reduce {
       guard let actionName = caseName(action) else {
         preconditionFailure(
           "MiniRedux: cannot read the case of \(Whole.self) \(action): an embedding needs an enum "
-            + "with reflection metadata. Pass `extract:` a closure that extracts the child's action."
-        )
+            + "with reflection metadata. Pass `extract:` a closure that extracts the child's "
+            + "action.")
       }
       guard actionName == name || name == nil && !others.contains(actionName) else { return nil }
       let payload = casePayload(of: action, as: Payload.self)
@@ -760,15 +719,11 @@ extension Reduce {
 
   /// Who a present child is: its `id` if `Identifiable`; an enum's case, and its value's `id`.
   @usableFromInline static func key<Child>(of child: Child?) -> AnyHashable? {
-    child.map { child in
-      if let child = child as? any Identifiable { return id(of: child) }
-      guard let name = caseName(child).map({ AnyHashable(String(cString: $0)) }) else {
-        return true
-      }
-      return casePayload(of: child, as: (any Identifiable).self).map { [name, id(of: $0)] } ?? name
-    }
+    guard let child else { return nil }
+    if let child = child as? any Identifiable { return id(of: child) }
+    guard let name = caseName(child).map({ AnyHashable(String(cString: $0)) }) else { return true }
+    return casePayload(of: child, as: (any Identifiable).self).map { [name, id(of: $0)] } ?? name
   }
-
   private static func id(of child: some Identifiable) -> AnyHashable { child.id }
 
   /// An effect that reports `action` dropped, as `reason`, named as the view sent it.
@@ -784,33 +739,17 @@ extension Reduce {
   @usableFromInline static func dismissed<ChildAction>(
     _ effect: Effect<ChildAction>, by action: Action, removed: Bool = true
   ) {
-    guard removed else {
-      return miniReduxReport(
-        "MiniRedux: .dismiss for \(dumpLine(action)) did nothing, as its collection cannot "
-          + "remove elements; embed an Array, or another RangeReplaceableCollection.")
-    }
     // NB: A child of an enum case's `scope` returns it under the case's id.
     var effect = effect
     while case .cancellable(_, _, let parts) = effect.operation { effect = parts.first }
-    guard case .dismiss = effect.operation else {
-      return miniReduxReport(
-        "MiniRedux: the child returned .dismiss with other effects for \(dumpLine(action)), "
+    if removed, case .dismiss = effect.operation { return }
+    miniReduxReport(
+      removed
+        ? "MiniRedux: the child returned .dismiss with other effects for \(dumpLine(action)), "
           + "which would start with it; they ended with it, unstarted. To send the parent an "
-          + "action first, return .concatenate(.send(action), .dismiss).")
-    }
-  }
-
-  /// Removes the element at `index` of `rows`, if they can remove one: returns whether it did.
-  @usableFromInline nonisolated static func remove<Rows: Collection>(
-    _ index: Rows.Index, from rows: inout Rows
-  ) -> Bool {
-    func remove<Removable: RangeReplaceableCollection>(from rows: inout Removable) {
-      rows.remove(at: index as! Removable.Index)
-    }
-    guard var removable = rows as? any RangeReplaceableCollection else { return false }
-    remove(from: &removable)
-    rows = removable as! Rows
-    return true
+          + "action first, return .concatenate(.send(action), .dismiss)."
+        : "MiniRedux: .dismiss for \(dumpLine(action)) did nothing, as its collection cannot "
+          + "remove elements; embed an Array, or another RangeReplaceableCollection.")
   }
 }
 
@@ -853,9 +792,8 @@ extension Reduce {
 /// which no other screen ever gets: what ``Reduce/forEach(_:action:extract:child:)-(_,_,_,Reducer<Screen,ChildAction>)``
 /// embeds, with an action case such as `path(id: Int, Path.Action)`.
 ///
-/// Ids come from one counter for the process, as TCA's do, so that a stack emptied or assigned in
-/// place of another never names a new screen as an old one; a ``TestStore`` counts from 0 for
-/// its test (<doc:TestingAFeature>).
+/// Ids come from one counter for the process, as TCA's do, so a new screen is never named as an old
+/// one, even in a stack assigned anew; a ``TestStore`` counts from 0 (<doc:TestingAFeature>).
 /// ```swift
 /// var path: StackState<Path.State> = [.list]
 /// path.append(.detail(Detail.State()))
@@ -869,9 +807,9 @@ extension Reduce {
 nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCollection,
   RangeReplaceableCollection, ExpressibleByArrayLiteral
 {
-  private var elements: [Element] = []
   /// The id of each screen, bottom first: a `NavigationStack`'s path.
   public private(set) var ids: [Int] = []
+  private var elements: [Element] = []
 
   /// An empty stack.
   public init() {}
@@ -932,13 +870,8 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   }
 }
 
-extension StackState: Equatable where Element: Equatable {
-  /// Whether both stacks hold equal screens under the same ids.
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.ids == rhs.ids && lhs.elements == rhs.elements
-  }
-}
-
+// NB: Synthesized: equal screens under the same ids, the ids compared first.
+extension StackState: Equatable where Element: Equatable {}
 extension StackState: Sendable where Element: Sendable {}
 
 extension StackState: CustomReflectable {
@@ -997,19 +930,15 @@ nonisolated func dumpLines(_ value: Any) -> [String] { dumpRender(value, width: 
 /// The lines of `old` and `new` as a diff: `-` only in `old`, `+` only in `new`, and runs of
 /// unchanged lines cut to the three at each end.
 nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
-  // NB: A diff costs the product of the counts at worst, so it skips the common head and tail (a
-  // large state usually differs in a few lines), and a large rest is shown removed, then added.
+  // NB: A diff costs n·m at worst: the common ends are skipped (a large state usually differs in a
+  // few lines), and a large rest is all removed, then added.
   let head = zip(old, new).prefix { $0 == $1 }.count
   let tail = zip(old[head...].reversed(), new[head...].reversed()).prefix { $0 == $1 }.count
   let (removed, added) = (old[head..<(old.count - tail)], new[head..<(new.count - tail)])
-  var (gone, came) = (Set<Int>(), Set<Int>())
-  if removed.count * added.count <= 250_000 {
-    let diff = added.difference(from: removed)
-    for case .remove(let offset, _, _) in diff.removals { gone.insert(head + offset) }
-    for case .insert(let offset, _, _) in diff.insertions { came.insert(head + offset) }
-  } else {
-    (gone, came) = (Set(removed.indices), Set(added.indices))
-  }
+  let diff = removed.count * added.count <= 250_000 ? added.difference(from: removed) : nil
+  var (gone, came) = (diff == nil ? Set(removed.indices) : [], Set<Int>())
+  for case .remove(let offset, _, _) in diff?.removals ?? [] { gone.insert(head + offset) }
+  for case .insert(let offset, _, _) in diff?.insertions ?? [] { came.insert(head + offset) }
   let (before, after) = (max(0, head - 3), min(old.count, removed.endIndex + 3))
   var lines =
     (before > 0 ? ["  … \(before) unchanged lines"] : []) + old[before..<head].map { "  " + $0 }
@@ -1054,11 +983,9 @@ nonisolated private func dumpRender(_ value: Any, width: Int, depth: Int) -> [St
   case .collection, .set, .dictionary: return dumpWrap("[", children(labelled: false), "]", width)
   case .tuple: return dumpWrap("(", children(labelled: true), ")", width)
   case .enum:
-    guard let payload = mirror.children.first, let label = payload.label else {
-      return [".\(value)"]
-    }
-    let inner = dumpRender(payload.value, width: width, depth: depth + 1)
-    return Mirror(reflecting: payload.value).displayStyle == .tuple
+    guard let child = mirror.children.first, let label = child.label else { return [".\(value)"] }
+    let inner = dumpRender(child.value, width: width, depth: depth + 1)
+    return Mirror(reflecting: child.value).displayStyle == .tuple
       ? [".\(label)\(inner[0])"] + inner.dropFirst() : dumpWrap(".\(label)(", [inner], ")", width)
   case .struct, .class:
     guard !(value is CustomStringConvertible || value is CustomDebugStringConvertible) else {
