@@ -1618,6 +1618,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     current?.sleepers += 1
     defer { current?.sleepers -= 1 }
     let id = queue.sync {
+      state.executors = state.executors.filter { $0.value() != nil }
       if let current { state.executors[ObjectIdentifier(current)] = { [weak current] in current } }
       return (state.nextID, state.nextID += 1).0
     }
@@ -1657,21 +1658,14 @@ public final class TestClock: Clock, @unchecked Sendable {
     let deadline = ContinuousClock.now + patience  // NB: For the whole advance.
     var settled = true
     repeat {
-      let executors = queue.sync {  // NB: Those of the test stores whose effects slept on it.
-        state.executors = state.executors.filter { $0.value() != nil }
-        return state.executors.values.compactMap { $0() }
-      }
+      let executors = queue.sync { state.executors.values.compactMap { $0() } }
       for executor in executors { settled = await executor.settle(before: deadline) && settled }
     } while queue.sync(execute: {
-      guard let next = state.sleepers.values.map(\.deadline).min(), next <= end else {
-        state.now = end
-        return false
-      }
-      state.now = next
-      let due = state.sleepers.filter { $0.value.deadline <= next }
-      state.sleepers = state.sleepers.filter { $0.value.deadline > next }
+      state.now = min(state.sleepers.values.map(\.deadline).min() ?? end, end)
+      let due = state.sleepers.filter { $0.value.deadline <= state.now }
+      state.sleepers = state.sleepers.filter { $0.value.deadline > state.now }
       for (_, sleeper) in due.sorted(by: { $0.key < $1.key }) { sleeper.wake.resume() }
-      return true
+      return !due.isEmpty
     })
     guard !settled else { return }
     fail(
