@@ -1109,9 +1109,10 @@ nonisolated private func dumpWrap(
   }
 
   private typealias Step = TestStoreLog<State, Action>.Step
+  private typealias Update = ((inout State) throws -> Void)?
   private let store: Store<State, Action>
   private let log: TestStoreLog<State, Action>
-  private let reporter: Reporter  // The store's: its reports fail the next step; stack ids from 0.
+  private var reporter = miniReduxReporter.get()  // Adapted in init: reports fail the next step.
   private let executor = TestExecutor()  // Runs the effects, so that steps can tell they ran.
 
   /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens.
@@ -1134,13 +1135,11 @@ nonisolated private func dumpWrap(
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
     log = TestStoreLog(createdAt: (fileID, filePath, line, column))
-    var reporter = miniReduxReporter.get()
     reporter.report = { [report = reporter.report, weak log] message, fails in
       report(message, fails)
       if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
     }
-    reporter.nextStackID = log.screenIDs.next
-    self.reporter = reporter
+    reporter.nextStackID = log.screenIDs.next  // The test's stacks count from 0.
     let initialState = miniReduxReporter.withValue(reporter, operation: initialState)
     log.lastState = initialState
     let recording: Reducer<State, Action> = { [log] state, action in
@@ -1224,6 +1223,7 @@ nonisolated private func dumpWrap(
     assert update: ((inout State) throws -> Void)? = nil, fileID: StaticString = #fileID,
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {
+    func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool { (rhs as? Value) == lhs }
     let (shown, at) = (dumpLine(expected), (fileID, filePath, line, column))
     guard let equatable = expected as? any Equatable else {
       return try fail(
@@ -1294,10 +1294,8 @@ nonisolated private func dumpWrap(
   ) async throws {
     let expected = "the case of \(Action.self) that carries a \(Payload.self)"
     try await receive(expected, timeout, update, (fileID, filePath, line, column)) { action in
-      guard let action, let payload = casePayload(of: action, as: Payload.self) else {
-        return false
-      }
-      return caseName(action) == caseName(embed(payload)) && check(payload)
+      guard let action, let value = casePayload(of: action, as: Payload.self) else { return false }
+      return caseName(action) == caseName(embed(value)) && check(value)
     }
   }
 
@@ -1367,8 +1365,8 @@ nonisolated private func dumpWrap(
   }
 
   private func receive(
-    _ expected: String, _ timeout: Duration?, _ update: ((inout State) throws -> Void)?,
-    _ at: StepLocation, _ matches: (Action?) -> Bool
+    _ expected: String, _ timeout: Duration?, _ update: Update, _ at: StepLocation,
+    _ matches: (Action?) -> Bool
   ) async throws {
     let timeout = timeout ?? self.timeout
     var skipped: [String] = []
@@ -1393,9 +1391,7 @@ nonisolated private func dumpWrap(
     try fail("receive: expected \(expected), but received \(got) \(why)", at)
   }
 
-  private func check(
-    _ update: ((inout State) throws -> Void)?, _ step: Step, _ name: String, _ at: StepLocation
-  ) throws {
+  private func check(_ update: Update, _ step: Step, _ name: String, _ at: StepLocation) throws {
     guard exhaustivity == .on || update != nil else { return }
     var expected = exhaustivity == .on ? step.before : step.after
     var reporter = self.reporter  // NB: Pushes in `update` get the ids the step's own pushes got.
@@ -1537,9 +1533,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     }
   }
 }
-
-/// Whether `lhs` equals `rhs`, with the conformance a dynamic cast found.
-private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool { (rhs as? Value) == lhs }
 
 // MARK: - Time in tests
 
