@@ -1183,8 +1183,9 @@ nonisolated private func dumpWrap(
   /// ```swift
   /// try await store.send(.incrementTapped) { $0.count = 1 }
   /// ```
-  /// - Throws: A ``TestStoreFailure`` if the state is wrong or, with ``Exhaustivity/on``, received
-  ///   actions were not asserted (then nothing is sent), in a script; in a test, it is recorded.
+  /// - Throws: A ``TestStoreFailure`` if the state is wrong or, with ``Exhaustivity/on``, actions
+  ///   received earlier were not asserted; then nothing is sent and they stay to be received. In a
+  ///   test, the framework records the failure, the step goes on, and they can still be received.
   @discardableResult public func send(
     _ action: Action, assert update: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
