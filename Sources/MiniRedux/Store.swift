@@ -1419,7 +1419,6 @@ nonisolated private func dumpWrap(
     try fail("\(step): " + log.dropped.joined(separator: "\n"), at)
   }
 
-  /// Records the step's failure with the running test's framework; where none runs, throws it.
   private func fail(_ message: String, _ at: StepLocation) throws {
     log.hasFailed = true
     guard !miniReduxReporter.get().recordIssue(message, at) else { return }
@@ -1482,7 +1481,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     wake()
   }
 
-  /// Records a change to `state` since the last step as a step: a child's dismissal.
   func noteDismissal(_ state: State) where State: Equatable {
     guard let lastState, lastState != state else { return }
     record(nil, lastState, state, stackIDs: screenIDs.peek())
@@ -1492,10 +1490,8 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     action.map(dumpLine) ?? "a child's dismissal of itself"
   }
 
-  func wake() {  // Each wait then checks again whether what it waits for happened.
-    for waiter in waiters { waiter.resume() }
-    waiters = []
-  }
+  /// Resumes each wait, which then checks again whether what it waits for happened.
+  func wake() { while !waiters.isEmpty { waiters.removeFirst().resume() } }
 
   /// Waits until `done` holds, no effect runs or time is up; returns `done()`. Throws if cancelled.
   @discardableResult func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
@@ -1685,7 +1681,6 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
   }
 
-  /// Fails the running test at the line that made the clock; with no test framework, the process.
   private func fail(_ message: String) {
     guard !miniReduxReporter.get().recordIssue(message, createdAt) else { return }
     miniReduxReport(message, fails: true)
