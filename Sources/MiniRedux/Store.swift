@@ -1103,10 +1103,7 @@ nonisolated private func dumpWrap(
   /// How long `receive` and `finish` wait for effects when you pass no timeout: one second.
   public var timeout: Duration = .seconds(1)
   /// Whether every change and received action must be asserted; ``Exhaustivity/on`` by default.
-  public var exhaustivity: Exhaustivity {
-    get { log.exhaustivity }
-    set { log.exhaustivity = newValue }
-  }
+  public var exhaustivity = Exhaustivity.on
 
   private typealias Step = TestStoreLog<State, Action>.Step
   private typealias Update = ((inout State) throws -> Void)?
@@ -1173,9 +1170,10 @@ nonisolated private func dumpWrap(
   }
 
   deinit {
-    guard !isMainQueue() else { return MainActor.assumeIsolated { log.reportIfUnaccounted() } }
+    let report = { @MainActor [log, exhaustivity] in log.reportIfUnaccounted(exhaustivity) }
+    guard !isMainQueue() else { return MainActor.assumeIsolated(report) }
     // NB: Off the main thread, a task checks later, keeping the store and its effects alive.
-    Task { @MainActor [store, log] in withExtendedLifetime(store) { log.reportIfUnaccounted() } }
+    Task { @MainActor [store] in withExtendedLifetime(store) { report() } }
   }
 
   /// Sends `action` and checks that `update` turns the state before it into the state after it
@@ -1343,7 +1341,7 @@ nonisolated private func dumpWrap(
     let (timeout, at) = (timeout ?? self.timeout, (fileID, filePath, line, column))
     try await log.wait(timeout) { false }
     try failIfDropped("finish()", at)
-    let unaccounted = log.unaccounted(after: timeout)
+    let unaccounted = log.unaccounted(exhaustivity, after: timeout)
     for sent in log.sent { sent.task.cancel() }
     (log.received, log.sent) = ([], [])
     if !unaccounted.isEmpty { try fail("finish(): not accounted for:\n" + unaccounted, at) }
@@ -1465,7 +1463,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   typealias Step = (action: Action?, before: State, after: State, stackIDs: Int)
   let createdAt: StepLocation
   var hasFailed = false  // Then a test store released with work left says nothing more.
-  var exhaustivity = Exhaustivity.on
   var dropped: [String] = []  // What MiniRedux reported on the main actor since the last step.
   var received: [Step] = []  // What effects caused, in order.
   var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
@@ -1509,7 +1506,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     return done()
   }
 
-  func unaccounted(after timeout: Duration? = nil) -> String {
+  func unaccounted(_ exhaustivity: Exhaustivity, after timeout: Duration? = nil) -> String {
     let effects = sent.filter { $0.task.count > 0 }.map { sent in
       "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of \(sent.label) still running"
         + (timeout.map { " after \($0)" } ?? "")
@@ -1518,16 +1515,14 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     return (effects + (exhaustivity == .on ? actions : [])).joined(separator: "\n")
   }
 
-  func reportIfUnaccounted() {
-    let unaccounted = unaccounted()
-    guard !hasFailed, !unaccounted.isEmpty else { return }
+  func reportIfUnaccounted(_ exhaustivity: Exhaustivity) {
+    let left = unaccounted(exhaustivity)
+    guard !hasFailed, !left.isEmpty else { return }
     let message =
       "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released with "
       + "this not accounted for; end the test with `try await store.finish()`."
-    if !miniReduxReporter.get().recordIssue(message + "\n" + unaccounted, createdAt) {
-      miniReduxReport(
-        message + " The test process will exit with status 1.\n" + unaccounted, fails: true)
-    }
+    guard !miniReduxReporter.get().recordIssue(message + "\n" + left, createdAt) else { return }
+    miniReduxReport(message + " The test process will exit with status 1.\n" + left, fails: true)
   }
 }
 
