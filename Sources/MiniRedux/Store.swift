@@ -1137,17 +1137,15 @@ nonisolated private func dumpWrap(
       if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
     }
     reporter.nextStackID = log.screenIDs.next  // The test's stacks count from 0.
-    let initialState = miniReduxReporter.withValue(reporter, operation: initialState)
-    log.lastState = initialState
+    log.lastState = miniReduxReporter.withValue(reporter, operation: initialState)
     let recording: Reducer<State, Action> = { [log] state, action in
       let (before, ids) = (state, log.screenIDs.peek())
       log.noteDismissal(state)
-      let effect = reducer(&state, action)
-      log.record(action, before, state, stackIDs: ids)
-      return effect
+      defer { log.record(action, before, state, stackIDs: ids) }  // Once `reducer` has run.
+      return reducer(&state, action)
     }
     store = Store(
-      initialState: initialState, initialAction: nil, recording, context: context,
+      initialState: log.lastState!, initialAction: nil, recording, context: context,
       executor: executor)
     store.subscribe { [log] in log.noteDismissal($0) }
     if let initialAction { _ = start(initialAction, sentAt: "the initialAction") }
