@@ -1485,15 +1485,13 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     action.map(dumpLine) ?? "a child's dismissal of itself"
   }
 
-  /// Resumes each wait, which then checks again whether what it waits for happened.
   func wake() { while !waiters.isEmpty { waiters.removeFirst().resume() } }
 
   /// Waits until `done` holds, no effect runs or time is up; returns `done()`. Throws if cancelled.
   @discardableResult func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
     // NB: The runtime traps on a deadline past Int64.max seconds.
     let deadline = ContinuousClock.now + min(timeout, .seconds(Int64.max / 4))
-    // NB: A child task: cancelled with the wait and as it returns; then, or at the deadline, wakes.
-    async let _ = {
+    async let _ = {  // NB: Cancelled with the wait or as it returns; wakes then or at the deadline.
       try? await Task.sleep(until: deadline, clock: .continuous)
       await self.wake()
     }()
@@ -1569,9 +1567,8 @@ public final class TestClock: Clock, @unchecked Sendable {
   private let queue = DispatchQueue(label: "MiniRedux.TestClock")
   /// On `queue` only: the class is Sendable. `executors`: of the test stores that slept on it.
   private var state = (
-    now: Instant.now, nextID: 0,
-    sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)](),
-    executors: [ObjectIdentifier: @Sendable () -> TestExecutor?]()
+    now: Instant.now, nextID: 0, executors: [ObjectIdentifier: @Sendable () -> TestExecutor?](),
+    sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)]()
   )
   let patience: Duration  // How long an advance waits for effects before it moves on without them.
   let createdAt: StepLocation  // Where the test fails if effects outlast the patience.
