@@ -1030,15 +1030,13 @@ nonisolated private func dumpWrap(
   /// How long `receive` and `finish` wait for effects when you pass no timeout: one second.
   public var timeout: Duration = .seconds(1)
   /// Whether every change and received action must be asserted; ``Exhaustivity/on`` by default.
-  public var exhaustivity: Exhaustivity {
-    get { log.exhaustivity }
-    set { log.exhaustivity = newValue }
-  }
+  public var exhaustivity = Exhaustivity.on
 
   private typealias Step = TestStoreLog<State, Action>.Step
+  private typealias Update = ((inout State) throws -> Void)?
   private let store: Store<State, Action>
   private let log: TestStoreLog<State, Action>
-  private let reporter: Reporter  // The store's: its reports fail the next step; stack ids from 0.
+  private var reporter = miniReduxReporter.get()  // Adapted in init: reports fail the next step.
   private let executor = TestExecutor()  // Runs the effects, so that steps can tell they ran.
 
   /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens.
@@ -1061,24 +1059,20 @@ nonisolated private func dumpWrap(
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
     log = TestStoreLog(createdAt: (fileID, filePath, line, column))
-    var reporter = miniReduxReporter.get()
     reporter.report = { [report = reporter.report, weak log] message, fails in
       report(message, fails)
       if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
     }
-    reporter.nextStackID = log.screenIDs.next
-    self.reporter = reporter
-    let initialState = miniReduxReporter.withValue(reporter, operation: initialState)
-    log.lastState = initialState
+    reporter.nextStackID = log.screenIDs.next  // The test's stacks count from 0.
+    log.lastState = miniReduxReporter.withValue(reporter, operation: initialState)
     let recording: Reducer<State, Action> = { [log] state, action in
       let (before, ids) = (state, log.screenIDs.peek())
       log.noteDismissal(state)
-      let effect = reducer(&state, action)
-      log.record(action, before, state, stackIDs: ids)
-      return effect
+      defer { log.record(action, before, state, stackIDs: ids) }  // Once `reducer` has run.
+      return reducer(&state, action)
     }
     store = Store(
-      initialState: initialState, initialAction: nil, recording, context: context,
+      initialState: log.lastState!, initialAction: nil, recording, context: context,
       executor: executor)
     store.subscribe { [log] in log.noteDismissal($0) }
     if let initialAction { _ = start(initialAction, sentAt: "the initialAction") }
@@ -1101,9 +1095,10 @@ nonisolated private func dumpWrap(
   }
 
   deinit {
-    guard !isMainQueue() else { return MainActor.assumeIsolated { log.reportIfUnaccounted() } }
+    let report = { @MainActor [log, exhaustivity] in log.reportIfUnaccounted(exhaustivity) }
+    guard !isMainQueue() else { return MainActor.assumeIsolated(report) }
     // NB: Off the main thread, a task checks later, keeping the store and its effects alive.
-    Task { @MainActor [store, log] in withExtendedLifetime(store) { log.reportIfUnaccounted() } }
+    Task { @MainActor [store] in withExtendedLifetime(store) { report() } }
   }
 
   /// Sends `action` and checks that `update` turns the state before it into the state after it
@@ -1111,8 +1106,9 @@ nonisolated private func dumpWrap(
   /// ```swift
   /// try await store.send(.incrementTapped) { $0.count = 1 }
   /// ```
-  /// - Throws: A ``TestStoreFailure`` if the state is wrong or, with ``Exhaustivity/on``, received
-  ///   actions were not asserted (then nothing is sent), in a script; in a test, it is recorded.
+  /// - Throws: A ``TestStoreFailure`` if the state is wrong or, with ``Exhaustivity/on``, actions
+  ///   received earlier were not asserted; then nothing is sent and they stay to be received. In a
+  ///   test, the framework records the failure, the step goes on, and they can still be received.
   @discardableResult public func send(
     _ action: Action, assert update: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -1151,6 +1147,7 @@ nonisolated private func dumpWrap(
     assert update: ((inout State) throws -> Void)? = nil, fileID: StaticString = #fileID,
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {
+    func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool { (rhs as? Value) == lhs }
     let (shown, at) = (dumpLine(expected), (fileID, filePath, line, column))
     guard let equatable = expected as? any Equatable else {
       return try fail(
@@ -1221,10 +1218,8 @@ nonisolated private func dumpWrap(
   ) async throws {
     let expected = "the case of \(Action.self) that carries a \(Payload.self)"
     try await receive(expected, timeout, update, (fileID, filePath, line, column)) { action in
-      guard let action, let payload = casePayload(of: action, as: Payload.self) else {
-        return false
-      }
-      return caseName(action) == caseName(embed(payload)) && check(payload)
+      guard let action, let value = casePayload(of: action, as: Payload.self) else { return false }
+      return caseName(action) == caseName(embed(value)) && check(value)
     }
   }
 
@@ -1271,7 +1266,7 @@ nonisolated private func dumpWrap(
     let (timeout, at) = (timeout ?? self.timeout, (fileID, filePath, line, column))
     try await log.wait(timeout) { false }
     try failIfDropped("finish()", at)
-    let unaccounted = log.unaccounted(after: timeout)
+    let unaccounted = log.unaccounted(exhaustivity, after: timeout)
     for sent in log.sent { sent.task.cancel() }
     (log.received, log.sent) = ([], [])
     if !unaccounted.isEmpty { try fail("finish(): not accounted for:\n" + unaccounted, at) }
@@ -1294,8 +1289,8 @@ nonisolated private func dumpWrap(
   }
 
   private func receive(
-    _ expected: String, _ timeout: Duration?, _ update: ((inout State) throws -> Void)?,
-    _ at: StepLocation, _ matches: (Action?) -> Bool
+    _ expected: String, _ timeout: Duration?, _ update: Update, _ at: StepLocation,
+    _ matches: (Action?) -> Bool
   ) async throws {
     let timeout = timeout ?? self.timeout
     var skipped: [String] = []
@@ -1320,9 +1315,7 @@ nonisolated private func dumpWrap(
     try fail("receive: expected \(expected), but received \(got) \(why)", at)
   }
 
-  private func check(
-    _ update: ((inout State) throws -> Void)?, _ step: Step, _ name: String, _ at: StepLocation
-  ) throws {
+  private func check(_ update: Update, _ step: Step, _ name: String, _ at: StepLocation) throws {
     guard exhaustivity == .on || update != nil else { return }
     var expected = exhaustivity == .on ? step.before : step.after
     var reporter = self.reporter  // NB: Pushes in `update` get the ids the step's own pushes got.
@@ -1349,7 +1342,6 @@ nonisolated private func dumpWrap(
     try fail("\(step): " + log.dropped.joined(separator: "\n"), at)
   }
 
-  /// Records the step's failure with the running test's framework; where none runs, throws it.
   private func fail(_ message: String, _ at: StepLocation) throws {
     log.hasFailed = true
     guard !miniReduxReporter.get().recordIssue(message, at) else { return }
@@ -1396,7 +1388,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   typealias Step = (action: Action?, before: State, after: State, stackIDs: Int)
   let createdAt: StepLocation
   var hasFailed = false  // Then a test store released with work left says nothing more.
-  var exhaustivity = Exhaustivity.on
   var dropped: [String] = []  // What MiniRedux reported on the main actor since the last step.
   var received: [Step] = []  // What effects caused, in order.
   var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
@@ -1412,7 +1403,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     wake()
   }
 
-  /// Records a change to `state` since the last step as a step: a child's dismissal.
   func noteDismissal(_ state: State) where State: Equatable {
     guard let lastState, lastState != state else { return }
     record(nil, lastState, state, stackIDs: screenIDs.peek())
@@ -1422,17 +1412,13 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     action.map(dumpLine) ?? "a child's dismissal of itself"
   }
 
-  func wake() {  // Each wait then checks again whether what it waits for happened.
-    for waiter in waiters { waiter.resume() }
-    waiters = []
-  }
+  func wake() { while !waiters.isEmpty { waiters.removeFirst().resume() } }
 
   /// Waits until `done` holds, no effect runs or time is up; returns `done()`. Throws if cancelled.
   @discardableResult func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
     // NB: The runtime traps on a deadline past Int64.max seconds.
     let deadline = ContinuousClock.now + min(timeout, .seconds(Int64.max / 4))
-    // NB: A child task: cancelled with the wait and as it returns; then, or at the deadline, wakes.
-    async let _ = {
+    async let _ = {  // NB: Cancelled with the wait or as it returns; wakes then or at the deadline.
       try? await Task.sleep(until: deadline, clock: .continuous)
       await self.wake()
     }()
@@ -1443,7 +1429,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     return done()
   }
 
-  func unaccounted(after timeout: Duration? = nil) -> String {
+  func unaccounted(_ exhaustivity: Exhaustivity, after timeout: Duration? = nil) -> String {
     let effects = sent.filter { $0.task.count > 0 }.map { sent in
       "  \(sent.task.count) effect\(sent.task.count == 1 ? "" : "s") of \(sent.label) still running"
         + (timeout.map { " after \($0)" } ?? "")
@@ -1452,21 +1438,16 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     return (effects + (exhaustivity == .on ? actions : [])).joined(separator: "\n")
   }
 
-  func reportIfUnaccounted() {
-    let unaccounted = unaccounted()
-    guard !hasFailed, !unaccounted.isEmpty else { return }
+  func reportIfUnaccounted(_ exhaustivity: Exhaustivity) {
+    let left = unaccounted(exhaustivity)
+    guard !hasFailed, !left.isEmpty else { return }
     let message =
       "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released with "
       + "this not accounted for; end the test with `try await store.finish()`."
-    if !miniReduxReporter.get().recordIssue(message + "\n" + unaccounted, createdAt) {
-      miniReduxReport(
-        message + " The test process will exit with status 1.\n" + unaccounted, fails: true)
-    }
+    guard !miniReduxReporter.get().recordIssue(message + "\n" + left, createdAt) else { return }
+    miniReduxReport(message + " The test process will exit with status 1.\n" + left, fails: true)
   }
 }
-
-/// Whether `lhs` equals `rhs`, with the conformance a dynamic cast found.
-private func isEqual<Value: Equatable>(_ lhs: Value, _ rhs: Any) -> Bool { (rhs as? Value) == lhs }
 
 // MARK: - Time in tests
 
@@ -1513,9 +1494,8 @@ public final class TestClock: Clock, @unchecked Sendable {
   private let queue = DispatchQueue(label: "MiniRedux.TestClock")
   /// On `queue` only: the class is Sendable. `executors`: of the test stores that slept on it.
   private var state = (
-    now: Instant.now, nextID: 0,
-    sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)](),
-    executors: [ObjectIdentifier: @Sendable () -> TestExecutor?]()
+    now: Instant.now, nextID: 0, executors: [ObjectIdentifier: @Sendable () -> TestExecutor?](),
+    sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)]()
   )
   let patience: Duration  // How long an advance waits for effects before it moves on without them.
   let createdAt: StepLocation  // Where the test fails if effects outlast the patience.
@@ -1545,6 +1525,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     current?.sleepers += 1
     defer { current?.sleepers -= 1 }
     let id = queue.sync {
+      state.executors = state.executors.filter { $0.value() != nil }
       if let current { state.executors[ObjectIdentifier(current)] = { [weak current] in current } }
       return (state.nextID, state.nextID += 1).0
     }
@@ -1584,21 +1565,14 @@ public final class TestClock: Clock, @unchecked Sendable {
     let deadline = ContinuousClock.now + patience  // NB: For the whole advance.
     var settled = true
     repeat {
-      let executors = queue.sync {  // NB: Those of the test stores whose effects slept on it.
-        state.executors = state.executors.filter { $0.value() != nil }
-        return state.executors.values.compactMap { $0() }
-      }
+      let executors = queue.sync { state.executors.values.compactMap { $0() } }
       for executor in executors { settled = await executor.settle(before: deadline) && settled }
     } while queue.sync(execute: {
-      guard let next = state.sleepers.values.map(\.deadline).min(), next <= end else {
-        state.now = end
-        return false
-      }
-      state.now = next
-      let due = state.sleepers.filter { $0.value.deadline <= next }
-      state.sleepers = state.sleepers.filter { $0.value.deadline > next }
+      state.now = min(state.sleepers.values.map(\.deadline).min() ?? end, end)
+      let due = state.sleepers.filter { $0.value.deadline <= state.now }
+      state.sleepers = state.sleepers.filter { $0.value.deadline > state.now }
       for (_, sleeper) in due.sorted(by: { $0.key < $1.key }) { sleeper.wake.resume() }
-      return true
+      return !due.isEmpty
     })
     guard !settled else { return }
     fail(
@@ -1624,7 +1598,6 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
   }
 
-  /// Fails the running test at the line that made the clock; with no test framework, the process.
   private func fail(_ message: String) {
     guard !miniReduxReporter.get().recordIssue(message, createdAt) else { return }
     miniReduxReport(message, fails: true)
