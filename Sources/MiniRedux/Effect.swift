@@ -173,7 +173,6 @@ public struct Effect<Action: Sendable>: Sendable {
 /// }
 /// ```
 public struct Send<Action: Sendable>: Sendable {
-  /// The effect that sends.
   let running: RunningEffect
   /// The store's way in, for all its effects; a closure, as a child's `Send` wraps its parent's.
   let deliver: @MainActor @Sendable (Action, RunningEffect) -> Void
@@ -309,7 +308,6 @@ nonisolated let keptCapacity = 16
   private let context: (@MainActor (_ reduce: () -> Void) -> Void)?
   /// Where effects' operations run, if not on the global executor: a `TaskExecutor`.
   private let executor: AnyObject?
-  /// The store to tell of changes.
   weak var store: Store<State, Action>?
   /// Whether the reducer has the state, so that no one else may read it.
   private(set) var isReducing = false
@@ -392,7 +390,6 @@ nonisolated let keptCapacity = 16
     var (reduced, moved) = (0, 0)
     while true {
       if reduced < queuedTasks.count {
-        // NB: Unless its task was cancelled meanwhile.
         let lineage = queuedTasks[reduced]
         if lineage?.wasCancelled != true { reduce(queuedActions[reduced], in: lineage) }
         lineage?.leave()
@@ -406,9 +403,8 @@ nonisolated let keptCapacity = 16
       }
     }
     if reduced > 0 {
-      let keepCapacity = queuedTasks.capacity <= keptCapacity
-      queuedActions.removeAll(keepingCapacity: keepCapacity)
-      queuedTasks.removeAll(keepingCapacity: keepCapacity)
+      queuedActions.removeAll(keepingCapacity: queuedActions.capacity <= keptCapacity)
+      queuedTasks.removeAll(keepingCapacity: queuedTasks.capacity <= keptCapacity)
     }
     if moved > 0 { toAdvance.removeAll(keepingCapacity: toAdvance.capacity <= keptCapacity) }
     defer { (isSending, current) = (false, nil) }
@@ -474,7 +470,10 @@ nonisolated let keptCapacity = 16
       while part == nil {
         guard let (next, inner) = pending.popLast() else { return }
         (part, container) = (next, inner)
-        if next == nil { close(inner!) }
+        if next == nil, let group = inner {
+          group.isOpen = false
+          if group.children.isEmpty { emptied(group) }
+        }
       }
       (effect, ids) = unwrap(part!, at: container)
     }
@@ -542,9 +541,8 @@ nonisolated let keptCapacity = 16
   /// The lineage a new effect in `container` joins (`current` if `nil`); `nil` if one is cancelled.
   private func admit(_ lineage: StoreTask?, in container: RunningEffect?) -> StoreTask? {
     if lineage == nil, current == nil { current = StoreTask(self) }
-    guard let lineage = lineage ?? current, !lineage.wasCancelled, container?.isRunning ?? true
-    else { return nil }
-    return lineage
+    let lineage = lineage ?? current!
+    return lineage.wasCancelled || container?.isRunning == false ? nil : lineage
   }
 
   /// Moves on a container whose contents ended: a concatenation to its next step; else it ends.
@@ -604,8 +602,7 @@ nonisolated let keptCapacity = 16
   /// ```
   public func finish() async {
     guard count > 0 else { return }
-    let id = nextWaiterID
-    nextWaiterID += 1
+    let id = (nextWaiterID, nextWaiterID += 1).0
     await withTaskCancellationHandler {
       // NB: Unsafe (HowItWorks' table); sound, as each is in `waiters` once, until resumed.
       await withUnsafeContinuation { waiters.append((id, $0)) }
@@ -691,7 +688,6 @@ nonisolated let keptCapacity = 16
     hasEnded = true
     if !isGroup {
       if wasRunning { lineage.running -= 1 }
-      // NB: A debounce's pause that finishes is no effect finishing: the debounced one may not.
       if wasRunning && !isPause { lineage.finishedOne = true }
       lineage.leave()
     }
@@ -748,8 +744,7 @@ nonisolated let keptCapacity = 16
     [EffectID: (first: RunningEffect, others: [ObjectIdentifier: RunningEffect])] = [:]
   /// The ids with effects in flight that watch the state (`EffectID.watchesState`).
   fileprivate(set) var watched: Set<EffectID> = [] { didSet { hasWatched = !watched.isEmpty } }
-  // NB: A flag, as each reduction reads it (HowItWorks' table).
-  private(set) var hasWatched = false
+  private(set) var hasWatched = false  // NB: Each reduction reads it (HowItWorks' table).
 
   deinit { for entry in running { entry.task?.cancel() } }
 
@@ -804,12 +799,6 @@ nonisolated let keptCapacity = 16
     if running.isEmpty, running.capacity > keptCapacity { (running, byID) = ([], [:]) }
   }
 
-  /// A group's parts have all started: it ends once they have ended.
-  func close(_ group: RunningEffect) {
-    group.isOpen = false
-    if group.children.isEmpty { emptied(group) }
-  }
-
   /// Cancels `effect` and all it contains; a group still starting stays, unless its container goes.
   func cancel(_ effect: RunningEffect) {
     // NB: A lone effect, the usual one, needs no stack (S5a, S5b).
@@ -846,12 +835,10 @@ nonisolated let keptCapacity = 16
     cancelUnlessEnclosing(members.first)
     for member in members.others.values { cancelUnlessEnclosing(member) }
     // NB: One climb from `container` to the outermost effect under `id` that encloses it.
-    guard let outermost, var node = container else { return }
-    var from: RunningEffect?
-    while true {
-      for child in node.children where child !== from { cancel(child) }
-      if node === outermost { return }
-      (node, from) = (node.parent!, node)
+    var (node, from) = (container, RunningEffect?.none)
+    while let current = node, let outermost, from !== outermost {
+      for child in current.children where child !== from { cancel(child) }
+      (node, from) = (current.parent, current)
     }
   }
 }
@@ -1134,11 +1121,7 @@ extension Runtime {
 extension Reduce {
   /// `effect`, a child's, embedded at `path` under `key`: its actions sent through `embed`, its
   /// places renamed into this one, and, if it `owns` its effects, all under its place's id.
-  /// - Parameters:
-  ///   - child: The child's state in a state of the embedding store, if it is there.
-  ///   - modify: Changes the child's state in a state of the embedding store, if it is there.
-  ///   - keys: Which keys of this embedding a state of the embedding store holds.
-  ///   - remove: Removes the child from a state of the embedding store, for `.dismiss`.
+  /// `child`, `modify`, `keys` and `remove` read, change, find and remove it in a `State`.
   @usableFromInline static func embed<ChildState, ChildAction>(
     _ effect: Effect<ChildAction>, _ embed: @escaping @Sendable (ChildAction) -> Action,
     at path: AnyKeyPath, key: AnyHashable, owns: Bool = true,
@@ -1155,8 +1138,7 @@ extension Reduce {
       }
       let keys: (State) -> (AnyHashable) -> Bool = { child($0).map(place.keys) ?? { _ in false } }
       let remove = place.remove.map { remove in { (state: inout State) in modify(&state, remove) } }
-      return Place<State>(
-        [AnyHashable(id), place.embedding], place.key, keys: keys, remove: remove)
+      return Place([AnyHashable(id), place.embedding], place.key, keys: keys, remove: remove)
     }
     return owns ? embedded.cancellable(id) : embedded
   }
@@ -1200,10 +1182,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   }
 
   /// Calls `Issue.record(_:sourceLocation:)` in the running Swift Testing test, if there is one.
-  nonisolated private func recordIssue<
-    Test: Hashable, Issue: CustomStringConvertible, SourceLocation: Hashable,
-    Comment: RawRepresentable
-  >(
+  nonisolated private func recordIssue<Test, Issue, SourceLocation, Comment: RawRepresentable>(
     _: Test.Type, _: Issue.Type, _: SourceLocation.Type, _: Comment.Type, _ message: String,
     _ location: StepLocation
   ) -> Bool {
