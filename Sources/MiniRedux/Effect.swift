@@ -571,7 +571,7 @@ nonisolated let keptCapacity = 16
   /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
   private(set) var wasCancelled = false
   /// Its effects neither cancelled nor ended, and whether one ended without being cancelled.
-  fileprivate var (running, finishedOne) = (0, false)
+  fileprivate(set) var (running, finishedOne) = (0, false)
   private(set) weak var registry: Registry?
   /// The tasks waiting in ``finish()``, each resumed once: by `leave`, or by its cancellation.
   private var waiters: [(id: Int, continuation: UnsafeContinuation<Void, Never>)] = []
@@ -703,6 +703,7 @@ nonisolated let keptCapacity = 16
     var next: RunningEffect? = self
     while let effect = next {
       next = effect.parent
+      if registry == nil { _ = effect.cancel() }  // NB: Its store's release cancelled it.
       if effect.end() { registry?.unregister(effect, cancellingTask: false) }
       guard let parent = next, parent.children.isEmpty, !parent.isOpen else { return }
       if let registry { return registry.emptied(parent) }
@@ -796,7 +797,9 @@ nonisolated let keptCapacity = 16
         watched.remove(id)
       }
     }
-    if running.isEmpty, running.capacity > keptCapacity { (running, byID) = ([], [:]) }
+    // NB: Not `byID` while it holds a group that is still starting.
+    if running.isEmpty, running.capacity > keptCapacity { running = [] }
+    if byID.isEmpty, byID.capacity > keptCapacity { byID = [:] }
   }
 
   /// Cancels `effect` and all it contains; a group still starting stays, unless its container goes.
@@ -1101,8 +1104,9 @@ extension Runtime {
     guard container?.isRunning ?? true else { return }
     var (node, place) = (container, Place<State>?.none)
     while place == nil, let current = node {
+      // NB: The last is the innermost: a child in a child dismisses itself, not its parent.
       current.forEachID { id in
-        if place == nil, let id = id as? Place<State>, id.remove != nil { place = id }
+        if let id = id as? Place<State>, id.remove != nil { place = id }
       }
       node = current.parent
     }
