@@ -1,5 +1,4 @@
 // MiniRedux · Copyright (c) 2026 The MiniRedux authors · MIT License: https://opensource.org/license/mit
-//
 // Effect.swift: what an effect is, and how a store runs it. Store.swift holds the store.
 // The core, in the order an effect meets it:
 //   `Effect`: making, composing and cancelling effects; `Send`, how an operation sends back.
@@ -214,7 +213,6 @@ extension Effect {
     @usableFromInline private(set) var first: Effect
     @usableFromInline private(set) var rest: [Effect]
     @usableFromInline let height: Int
-
     @inlinable init(_ first: Effect, _ rest: [Effect], height: Int? = nil) {
       (self.first, self.rest) = (first, rest)
       self.height = height ?? 1 + ([first] + rest).map { $0.parts?.height ?? 0 }.max()!
@@ -222,7 +220,6 @@ extension Effect {
 
     convenience init(_ effects: [Effect]) { self.init(effects[0], Array(effects.dropFirst())) }
     var effects: [Effect] { [first] + rest }
-
     deinit {
       // NB: A shallow tree, the usual one, goes the ordinary way (HowItWorks' table).
       guard height > 64 else { return }
@@ -850,12 +847,6 @@ nonisolated let keptCapacity = 16
 
 // MARK: - Mapping effects
 
-extension Send {
-  init<Parent>(_ parent: Send<Parent>, _ transform: @escaping @Sendable (Action) -> Parent) {
-    self.init(running: parent.running) { parent.deliver(transform($0), $1) }
-  }
-}
-
 extension Effect {
   /// The same work, under the same ids, sending `transform(action)` for each `action`.
   /// ```swift
@@ -890,11 +881,14 @@ extension Effect {
     _ transform: @escaping @Sendable (Action) -> T, _ rename: (EffectID) -> EffectID,
     parts: [Effect<T>]
   ) -> Effect<T> {
+    let wrap: @Sendable (Send<T>) -> Send<Action> = { parent in
+      Send(running: parent.running) { parent.deliver(transform($0), $1) }
+    }
     switch operation {
     case .none: return .none
     case .send(let action): return .send(transform(action))
     case .pause(let body):
-      return Effect<T>(operation: .pause({ try await body(Send($0, transform)) }))
+      return Effect<T>(operation: .pause({ try await body(wrap($0)) }))
     case .cancel(let id): return Effect<T>(operation: .cancel(rename(id)))
     case .report(let action, let message):
       return Effect<T>(operation: .report(transform(action), message))
@@ -905,9 +899,9 @@ extension Effect {
     case .concatenate: return Effect<T>(operation: .concatenate(.init(parts)))
     case .run(let priority, let body, let handler):
       let handler = handler.map { handler -> Effect<T>.Handler in
-        { error, send in await handler(error, Send(send, transform)) }
+        { error, send in await handler(error, wrap(send)) }
       }
-      return Effect<T>(operation: .run(priority, { try await body(Send($0, transform)) }, handler))
+      return Effect<T>(operation: .run(priority, { try await body(wrap($0)) }, handler))
     }
   }
 
@@ -1105,9 +1099,7 @@ extension Runtime {
     var (node, place) = (container, Place<State>?.none)
     while place == nil, let current = node {
       // NB: The last is the innermost: a child in a child dismisses itself, not its parent.
-      current.forEachID { id in
-        if let id = id as? Place<State>, id.remove != nil { place = id }
-      }
+      current.forEachID { if let id = $0 as? Place<State>, id.remove != nil { place = id } }
       node = current.parent
     }
     guard let place, !isReducing else {
@@ -1123,9 +1115,8 @@ extension Runtime {
 }
 
 extension Reduce {
-  /// `effect`, a child's, embedded at `path` under `key`: its actions sent through `embed`, its
-  /// places renamed into this one, and, if it `owns` its effects, all under its place's id.
-  /// `child`, `modify`, `keys` and `remove` read, change, find and remove it in a `State`.
+  /// A child's `effect`, at `path` under `key`: sent through `embed`, ids renamed into this one,
+  /// under its place's id if it `owns` them; `child`, `modify`, `keys`, `remove` reach it.
   @usableFromInline static func embed<ChildState, ChildAction>(
     _ effect: Effect<ChildAction>, _ embed: @escaping @Sendable (ChildAction) -> Action,
     at path: AnyKeyPath, key: AnyHashable, owns: Bool = true,

@@ -1,5 +1,4 @@
 // MiniRedux · Copyright (c) 2026 The MiniRedux authors · MIT License: https://opensource.org/license/mit
-//
 // Store.swift: the store, and what surrounds it. Effect.swift holds effects and their runtime.
 // The core: `Reducer`; `Store`, which reduces what you send and tells its observers; `StoreTask`,
 // the effects of one send; `StoreSubscription`. A root store's state and effects live in its
@@ -18,8 +17,7 @@ import Observation
   import Combine
 #endif
 
-/// A reducer: it changes the state for an action, on the main actor, and returns the effect that
-/// the store runs next.
+/// A reducer: it changes the state for an action, on the main actor, and returns an effect to run.
 /// ```swift
 /// let reduce: Reducer<Int, Bool> = { count, increment in
 ///   count += increment ? 1 : -1
@@ -695,7 +693,6 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     extract: (@MainActor (Action) -> (Int, ChildAction)?)? = nil, child: Reduce<Screen, ChildAction>
   ) -> Self { forEach(path, action: embed, extract: extract, child: child.reduce) }
 
-  // How an embedding finds a child's actions, tells who a child is, and reports what it drops.
   /// Extracts from an action the payload of the case `embed` makes, telling cases apart by name:
   /// learned from the first action with a `Payload`, and those of other cases as they come.
   @usableFromInline nonisolated static func extract<Whole, Payload>(
@@ -903,16 +900,13 @@ public func printChanges<State, Action>(
   _ reducer: @escaping Reducer<State, Action>
 ) -> Reducer<State, Action> {
   { state, action in
-    let before = dumpLines(state)
-    let effect = reducer(&state, action)
+    let (before, effect) = (dumpLines(state), reducer(&state, action))
     let after = dumpLines(state)
     let change = before == after ? " (no change)" : "\n" + dumpDiff(before, after)
     print("received \(dumpLine(action))" + change)
     return effect
   }
 }
-
-// How values are shown: one field per line, short values on one line, and a line diff.
 
 /// The payload of `value`'s enum case, if it is a `Payload`; a single labelled value, as in
 /// `case row(action: Row.Action)`, is reflected as a tuple of one.
@@ -934,8 +928,7 @@ nonisolated func dumpLines(_ value: Any) -> [String] { dumpRender(value, width: 
 /// The lines of `old` and `new` as a diff: `-` only in `old`, `+` only in `new`, and runs of
 /// unchanged lines cut to the three at each end.
 nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
-  // NB: A diff costs n·m at worst: the common ends are skipped (a large state usually differs in a
-  // few lines), and a large rest is all removed, then added.
+  // NB: n·m at worst: the common ends are skipped, and a large rest is all removed, then added.
   let head = zip(old, new).prefix { $0 == $1 }.count
   let tail = zip(old[head...].reversed(), new[head...].reversed()).prefix { $0 == $1 }.count
   let (removed, added) = (old[head..<(old.count - tail)], new[head..<(new.count - tail)])
