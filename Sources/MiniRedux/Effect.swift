@@ -349,24 +349,24 @@ nonisolated let keptCapacity = 16
       return nil
     }
     (isSending, current) = (true, lineage)
-    reduce(action, in: lineage)
+    inContext { reduce(action, in: lineage) }
     return drain()
   }
 
-  /// Reduces, and starts the effect, in the store's context if any: its tasks get its task-locals.
-  private func reduce(_ action: Action, in lineage: StoreTask?) {
-    guard let context else { return reduceNow(action, in: lineage) }
+  /// Runs `body` in the store's context, if any, so that the tasks it starts get its task-locals.
+  private func inContext(_ body: () -> Void) {
+    guard let context else { return body() }
     var calls = 0
     context {
       calls += 1
-      if calls == 1 { reduceNow(action, in: lineage) }
+      if calls == 1 { body() }
     }
     if calls != 1 {
       miniReduxReport("MiniRedux: a store's context called reduce \(calls) times; call it once.")
     }
   }
 
-  private func reduceNow(_ action: Action, in lineage: StoreTask?) {
+  private func reduce(_ action: Action, in lineage: StoreTask?) {
     isReducing = true
     let effect = reducer(&state, action)
     isReducing = false
@@ -387,8 +387,8 @@ nonisolated let keptCapacity = 16
     var (reduced, moved) = (0, 0)
     while true {
       if reduced < queuedTasks.count {
-        let lineage = queuedTasks[reduced]
-        if lineage?.wasCancelled != true { reduce(queuedActions[reduced], in: lineage) }
+        let (lineage, action) = (queuedTasks[reduced], queuedActions[reduced])
+        if lineage?.wasCancelled != true { inContext { reduce(action, in: lineage) } }
         lineage?.leave()
         reduced += 1
       } else if moved < toAdvance.count {
@@ -549,7 +549,7 @@ nonisolated let keptCapacity = 16
       let step = concatenation.nextStep()
     else { return container.end(in: self) }
     toAdvance.append(concatenation)
-    start(step, in: concatenation.lineage, at: concatenation, origin: concatenation.origin)
+    inContext { start(step, in: container.lineage, at: container, origin: concatenation.origin) }
   }
 }
 

@@ -532,9 +532,7 @@ struct ReviewTestsContext {
       ReviewAmbient.$value.withValue(42) { reduce() }
     }
     await finished(store.send(.go))
-    withKnownIssue("the step starts in the drain, outside the context") {
-      #expect(store.state == [42])
-    }
+    #expect(store.state == [42])
   }
 
   @Test("a .run concatenated after a .run sees the context, through the first step's task")
