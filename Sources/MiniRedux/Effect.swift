@@ -881,7 +881,7 @@ extension Effect {
     _ transform: @escaping @Sendable (Action) -> T, _ rename: (EffectID) -> EffectID,
     parts: [Effect<T>]
   ) -> Effect<T> {
-    let wrap: @Sendable (Send<T>) -> Send<Action> = { parent in
+    @Sendable func wrap(_ parent: Send<T>) -> Send<Action> {
       Send(running: parent.running) { parent.deliver(transform($0), $1) }
     }
     switch operation {
