@@ -801,7 +801,7 @@ nonisolated let keptCapacity = 16
 
   /// Cancels `effect` and all it contains; a group still starting stays, unless its container goes.
   func cancel(_ effect: RunningEffect) {
-    // NB: A lone effect, the usual one, needs no stack (S5a, S5b).
+    // NB: A lone effect, the usual one, needs no stack (HowItWorks' table).
     if effect.children.isEmpty, !effect.isOpen, effect.cancel() {
       return unregister(effect, cancellingTask: true)
     }
@@ -926,7 +926,7 @@ extension Effect {
       return Self.concatenate(Self(operation: .pause(pause)), self)
         .cancellable(id: id, cancelInFlight: true)
     }
-    // NB: A `.run` pauses in its own task, then works: a concatenation's rule, at half the cost.
+    // NB: A `.run` pauses in its own task, then works: a concatenation's rule (HowItWorks' table).
     let debounced: Body = { send in
       try await pause(send)
       try Task.checkCancellation()
