@@ -655,12 +655,10 @@ nonisolated let keptCapacity = 16
   ) {
     (self.lineage, self.parent, self.ids) = (lineage, parent, ids)
     (self.isGroup, self.isPause, isOpen) = (isGroup, isPause, isGroup)
-    depth = (parent?.depth ?? -1) + 1
-    index = parent?.children.count ?? 0
+    (depth, index) = ((parent?.depth ?? -1) + 1, parent?.children.count ?? 0)
     parent?.children.append(self)
     guard !isGroup else { return }
-    lineage.running += 1
-    lineage.count += 1
+    (lineage.running, lineage.count) = (lineage.running + 1, lineage.count + 1)
   }
 
   func forEachID(_ body: (EffectID) -> Void) {
@@ -881,7 +879,7 @@ extension Effect {
     _ transform: @escaping @Sendable (Action) -> T, _ rename: (EffectID) -> EffectID,
     parts: [Effect<T>]
   ) -> Effect<T> {
-    @Sendable func wrap(_ parent: Send<T>) -> Send<Action> {
+    @Sendable nonisolated func wrap(_ parent: Send<T>) -> Send<Action> {
       Send(running: parent.running) { parent.deliver(transform($0), $1) }
     }
     switch operation {
@@ -1177,8 +1175,10 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   }
 
   /// Calls `Issue.record(_:sourceLocation:)` in the running Swift Testing test, if there is one.
-  nonisolated private func recordIssue<Test, Issue, SourceLocation, Comment: RawRepresentable>(
-    _: Test.Type, _: Issue.Type, _: SourceLocation.Type, _: Comment.Type, _ message: String,
+  nonisolated private func recordIssue<
+    Test: Hashable, Issue: CustomStringConvertible, Location: Hashable, Comment: RawRepresentable
+  >(
+    _: Test.Type, _: Issue.Type, _: Location.Type, _: Comment.Type, _ message: String,
     _ location: StepLocation
   ) -> Bool {
     // NB: The thunk exists only in a Testing built with library evolution, as toolchains ship it.
@@ -1196,9 +1196,9 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     let fileID = "\(location.fileID)".contains("/") ? "\(location.fileID)" : "_/\(location.fileID)"
     let sourceLocation = unsafeBitCast(
       makeLocation,
-      to: (@convention(thin) (__owned String, __owned String, Int, Int) -> SourceLocation).self)(
+      to: (@convention(thin) (__owned String, __owned String, Int, Int) -> Location).self)(
         fileID, "\(location.filePath)", max(Int(location.line), 1), max(Int(location.column), 1))
-    _ = unsafeBitCast(record, to: (@convention(thin) (Comment?, SourceLocation) -> Issue).self)(
+    _ = unsafeBitCast(record, to: (@convention(thin) (Comment?, Location) -> Issue).self)(
       comment, sourceLocation)
     return true
   }
