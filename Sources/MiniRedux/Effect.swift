@@ -799,10 +799,6 @@ nonisolated let keptCapacity = 16
 
   /// Cancels `effect` and all it contains; a group still starting stays, unless its container goes.
   func cancel(_ effect: RunningEffect) {
-    // NB: A lone effect, the usual one, needs no stack (HowItWorks' table).
-    if effect.children.isEmpty, !effect.isOpen, effect.cancel() {
-      return unregister(effect, cancellingTask: true)
-    }
     var pending = [(effect, false)]
     while let (effect, isContained) = pending.popLast() {
       let staysOpen = effect.isOpen && !isContained
@@ -919,14 +915,13 @@ extension Effect {
   ) -> Self {
     // NB: The runtime traps on a deadline past Int64.max seconds; this one is years away still.
     let duration = min(duration, .seconds(Int64.max / 4))
-    let pause: Body = { _ in try await clock.sleep(for: duration) }
     guard case .run(let priority, let body, let handler) = operation else {
-      return Self.concatenate(Self(operation: .pause(pause)), self)
-        .cancellable(id: id, cancelInFlight: true)
+      let pause = Self(operation: .pause({ _ in try await clock.sleep(for: duration) }))
+      return Self.concatenate(pause, self).cancellable(id: id, cancelInFlight: true)
     }
     // NB: A `.run` pauses in its own task, then works: a concatenation's rule (HowItWorks' table).
     let debounced: Body = { send in
-      try await pause(send)
+      try await clock.sleep(for: duration)
       try Task.checkCancellation()
       try await body(send)
     }
