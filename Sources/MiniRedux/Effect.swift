@@ -308,6 +308,8 @@ nonisolated let keptCapacity = 16
   weak var store: Store<State, Action>?
   /// Whether the reducer has the state, so that no one else may read it.
   private(set) var isReducing = false
+  /// Whether a reduction or a dismissal changed the state since observers were last told.
+  private var changed = false
   private var isSending = false
   /// The actions waiting and each one's lineage (`nil`: `current`); two arrays (HowItWorks' table).
   private var queuedActions: [Action] = []
@@ -367,7 +369,7 @@ nonisolated let keptCapacity = 16
   }
 
   private func reduce(_ action: Action, in lineage: StoreTask?) {
-    isReducing = true
+    (isReducing, changed) = (true, true)
     let effect = reducer(&state, action)
     isReducing = false
     if !effect.isNone { start(effect, in: lineage, at: nil, origin: action) }
@@ -395,7 +397,7 @@ nonisolated let keptCapacity = 16
         moved += 1
         advance(toAdvance[moved - 1])
       } else {
-        store?.notify()
+        if changed { store?.notify() }
         if reduced == queuedTasks.count && moved == toAdvance.count { break }
       }
     }
@@ -404,7 +406,7 @@ nonisolated let keptCapacity = 16
       queuedTasks.removeAll(keepingCapacity: queuedTasks.capacity <= keptCapacity)
     }
     if moved > 0 { toAdvance.removeAll(keepingCapacity: toAdvance.capacity <= keptCapacity) }
-    defer { (isSending, current) = (false, nil) }
+    defer { (isSending, current, changed) = (false, nil, false) }
     return current
   }
 
@@ -1102,6 +1104,7 @@ extension Runtime {
           + "may dismiss itself. To remove a child, return it from the child's reducer.")
     }
     place.remove!(&state)
+    changed = true
     endGoneChildren()
     if !isSending { drain() }
   }

@@ -328,9 +328,7 @@ struct ReviewTestsObserver {
     #expect(calls == 1)
     await finished(store.send(true))
     await finished(store.send(false))
-    withKnownIssue("a container that ends or moves on tells the listeners, with no send") {
-      #expect(calls == 3)
-    }
+    #expect(calls == 3)
   }
 }
 
