@@ -228,6 +228,11 @@ func bounded<T: Sendable>(
   return result
 }
 
+/// Each suite of samples' time limit: a minute, or `MINIREDUX_SAMPLE_MINUTES` minutes, which CI sets
+/// for the sanitizers' runs, several times slower, where a sample may wait that long for a core.
+nonisolated let sampleTimeLimit = TimeLimitTrait.Duration.minutes(
+  Int(ProcessInfo.processInfo.environment["MINIREDUX_SAMPLE_MINUTES"] ?? "") ?? 1)
+
 /// A value behind a lock, for counters and logs that effects touch off the main actor.
 final class Locked<Value>: @unchecked Sendable {
   private let lock = NSLock()
