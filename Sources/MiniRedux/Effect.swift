@@ -253,9 +253,12 @@ extension Effect {
       // NB: Cancellation is silent: an error thrown because of it is no failure.
       guard !Task.isCancelled, !(error is CancellationError) else { return }
       if let handler { return await handler(error, send) }
-      miniReduxReport(
-        "MiniRedux: an effect started by \(origin) threw \(error), and it has no catch: "
-          + "handler. Pass `catch:` to .run to turn errors into actions.")
+      // NB: On the main actor, before the effect ends, so that a test store's next step sees it.
+      await MainActor.run {
+        miniReduxReport(
+          "MiniRedux: an effect started by \(origin) threw \(error), and it has no catch: "
+            + "handler. Pass `catch:` to .run to turn errors into actions.")
+      }
     }
   }
 }

@@ -496,9 +496,7 @@ struct ReviewTestsTestStore {
       }
       store.timeout = patience
       try await store.send(true)
-      await withKnownIssue("the report is made off the main actor, so no step sees it") {
-        await #expect(throws: TestStoreFailure.self) { try await store.finish() }
-      }
+      await #expect(throws: TestStoreFailure.self) { try await store.finish() }
     }
     #expect(reports.count == 1)
   }
