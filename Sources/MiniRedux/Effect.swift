@@ -311,8 +311,7 @@ nonisolated let keptCapacity = 16
   weak var store: Store<State, Action>?
   /// Whether the reducer has the state, so that no one else may read it.
   private(set) var isReducing = false
-  /// Whether a reduction or a dismissal changed the state since observers were last told.
-  private var changed = false
+  private var changed = false  // A reduction or a dismissal that observers were not told of yet.
   private var isSending = false
   /// The actions waiting and each one's lineage (`nil`: `current`); two arrays (HowItWorks' table).
   private var queuedActions: [Action] = []
