@@ -512,32 +512,15 @@ private enum ReviewAmbient {
 struct ReviewTestsContext {
   enum Action: Equatable, Sendable { case go, noop, saw(Int) }
 
-  @Test("a .run started after a .send step of a concatenation runs inside the store's context")
-  func concatenationStepSeesTheContext() async {
+  @Test(
+    "a .run started after a step of a concatenation runs inside the store's context",
+    arguments: ["send", "run"])
+  func concatenationStepSeesTheContext(firstStep: String) async {
     let store = Store(initialState: [Int]()) { (seen: inout [Int], action: Action) in
       switch action {
       case .go:
-        return .concatenate(
-          .send(.noop), .run { send in await send(.saw(ReviewAmbient.value)) })
-      case .noop: return .none
-      case .saw(let value):
-        seen.append(value)
-        return .none
-      }
-    } context: { reduce in
-      ReviewAmbient.$value.withValue(42) { reduce() }
-    }
-    await finished(store.send(.go))
-    #expect(store.state == [42])
-  }
-
-  @Test("a .run concatenated after a .run sees the context, through the first step's task")
-  func concatenationAfterARunSeesTheContext() async {
-    let store = Store(initialState: [Int]()) { (seen: inout [Int], action: Action) in
-      switch action {
-      case .go:
-        return .concatenate(
-          .run { _ in }, .run { send in await send(.saw(ReviewAmbient.value)) })
+        let first: Effect<Action> = firstStep == "send" ? .send(.noop) : .run { _ in }
+        return .concatenate(first, .run { send in await send(.saw(ReviewAmbient.value)) })
       case .noop: return .none
       case .saw(let value):
         seen.append(value)

@@ -101,11 +101,20 @@ struct TellThenDismissTests {
       store.send(.destination(.edit(.saveTapped)))
       await finished(listening)
     }
-    #expect(store.state.saved == ["draft 1"])
-    #expect(store.state.editorPresentWhenSaved == [true])
-    #expect(store.state.destination == nil)
-    #expect(store.snapshot.effects == 0 && store.snapshot.ids == 0)
-    #expect(reports.values.isEmpty)
+    expectSavedThenClosed(store, reports)
+  }
+
+  /// The editor told its parent while it was there, then went with all its effects, silently.
+  func expectSavedThenClosed(
+    _ store: Store<Library.State, Library.Action>, _ reports: Recorder<String>,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(store.state.saved == ["draft 1"], sourceLocation: sourceLocation)
+    #expect(store.state.editorPresentWhenSaved == [true], sourceLocation: sourceLocation)
+    #expect(store.state.destination == nil, sourceLocation: sourceLocation)
+    #expect(
+      store.snapshot.effects == 0 && store.snapshot.ids == 0, sourceLocation: sourceLocation)
+    #expect(reports.values.isEmpty, sourceLocation: sourceLocation)
   }
 
   @Test(
@@ -122,11 +131,7 @@ struct TellThenDismissTests {
       await finished(saving)
       await finished(listening)
     }
-    #expect(store.state.saved == ["draft 1"])
-    #expect(store.state.editorPresentWhenSaved == [true])
-    #expect(store.state.destination == nil)
-    #expect(store.snapshot.effects == 0 && store.snapshot.ids == 0)
-    #expect(reports.values.isEmpty)
+    expectSavedThenClosed(store, reports)
   }
 
   @Test("a cancelled effect's send.dismiss() does nothing; a root store's .dismiss is reported")
