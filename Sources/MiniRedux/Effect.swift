@@ -344,7 +344,12 @@ nonisolated let keptCapacity = 16
     return state
   }
 
-  func send(_ action: Action) -> StoreTask { send(action, in: nil) ?? .empty }
+  func send(_ action: Action) -> StoreTask {
+    let task = send(action, in: nil) ?? .empty
+    // NB: The one way in for the layer of testing: a test's effects reach their first suspension.
+    if let executor, task.count > 0 { letStart(on: executor) }
+    return task
+  }
 
   /// Reduces `action`, and what follows, in `lineage` or a new one, which it returns; or queues it.
   func send(_ action: Action, in lineage: StoreTask?) -> StoreTask? {
@@ -596,24 +601,41 @@ nonisolated let keptCapacity = 16
     registry?.cancel(self)
   }
 
-  /// Waits until the effects have ended; cancelling the waiting task cancels them and returns.
+  /// Waits until the effects have ended; cancelling the waiting task cancels them and returns. In
+  /// a test, it waits `timeout` at most: then it fails the test at its line, naming what runs, and
+  /// cancels the effects and returns (<doc:TestingAFeature>).
   /// ```swift
   /// await store.send(.refresh).finish()
   /// print(store.state.items)  // what the refresh loaded
   /// ```
-  public func finish() async {
+  /// - Parameters:
+  ///   - timeout: How long it waits in a test; outside one (an app, a script), it has no bound.
+  ///   - fileID: Where the wait is, where a test records its failure.
+  ///   - filePath: The path of that file.
+  ///   - line: The line of the wait.
+  ///   - column: The column of the wait.
+  public func finish(
+    timeout: Duration = .seconds(10), fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) async {
     guard count > 0 else { return }
     let id = (nextWaiterID, nextWaiterID += 1).0
+    // NB: The one way in for the layer of testing: a test's wait is bounded.
+    let watchdog = bound(waiter: id, timeout, at: (fileID, filePath, line, column))
     await withTaskCancellationHandler {
       // NB: Unsafe (HowItWorks' table); sound, as each is in `waiters` once, until resumed.
       await withUnsafeContinuation { waiters.append((id, $0)) }
     } onCancel: {
-      Task { @MainActor in
-        self.cancel()
-        if let index = self.waiters.firstIndex(where: { $0.id == id }) {
-          self.waiters.remove(at: index).continuation.resume()
-        }
-      }
+      Task { @MainActor in self.stopWaiting(id) }
+    }
+    watchdog?.cancel()
+  }
+
+  /// Cancels the effects and ends the wait of waiter `id`, if it still waits.
+  func stopWaiting(_ id: Int) {
+    cancel()
+    if let index = waiters.firstIndex(where: { $0.id == id }) {
+      waiters.remove(at: index).continuation.resume()
     }
   }
 
@@ -1146,9 +1168,10 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
   /// Records `message` as a failure of the running test at `location`, with Swift Testing or
-  /// XCTest found at run time, so that an app links neither; `false` if no test runs here.
+  /// XCTest found at run time, so that an app links neither; `false` if no test runs here. With
+  /// no message, it only tells whether a test runs here.
   // NB: How the functions are found, and why calling them is sound: HowItWorks, Test failures.
-  nonisolated func recordTestIssue(_ message: String, at location: StepLocation) -> Bool {
+  nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool {
     // NB: Cast to protocols they conform to: Swift 5 mode opens no `Any.Type`.
     if let test = _typeByName("7Testing4TestV") as? any Hashable.Type,
       let issue = _typeByName("7Testing5IssueV") as? any CustomStringConvertible.Type,
@@ -1168,6 +1191,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     #endif
     guard runsXCTest, let fail = symbol("$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF")
     else { return false }
+    guard let message else { return true }
     // NB: Sound: the signature of `XCTFail(_:file:line:)` is in its name, in stdlib types only.
     unsafeBitCast(fail, to: (@convention(thin) (String, StaticString, UInt) -> Void).self)(
       message, location.filePath, location.line)
@@ -1178,7 +1202,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   nonisolated private func recordIssue<
     Test: Hashable, Issue: CustomStringConvertible, Location: Hashable, Comment: RawRepresentable
   >(
-    _: Test.Type, _: Issue.Type, _: Location.Type, _: Comment.Type, _ message: String,
+    _: Test.Type, _: Issue.Type, _: Location.Type, _: Comment.Type, _ message: String?,
     _ location: StepLocation
   ) -> Bool {
     // NB: The thunk exists only in a Testing built with library evolution, as toolchains ship it.
@@ -1188,10 +1212,11 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
         "$s7Testing14SourceLocationV6fileID0D4Path4line6columnACSS_SSS2itcfC"),
       let record = symbol(
         "$s7Testing5IssueV6record_14sourceLocationAcA7CommentVSg_AA06SourceE0VtFZ"),
-      let rawValue = message as? Comment.RawValue, let comment = Comment(rawValue: rawValue),
       // NB: Sound, as the signatures are in the names and the values cross by address (above).
       unsafeBitCast(current, to: (@convention(thin) () -> Test?).self)() != nil
     else { return false }
+    guard let rawValue = message as? Comment.RawValue, let comment = Comment(rawValue: rawValue)
+    else { return message == nil }
     // NB: `SourceLocation.init` stops the program on a `fileID` with no slash, or a line below 1.
     let fileID = "\(location.fileID)".contains("/") ? "\(location.fileID)" : "_/\(location.fileID)"
     let sourceLocation = unsafeBitCast(
@@ -1207,7 +1232,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     dlsym(dlopen(nil, RTLD_NOW), name)
   }
 #else
-  nonisolated func recordTestIssue(_ message: String, at location: StepLocation) -> Bool { false }
+  nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool { false }
 #endif
 
 // MARK: - Combine

@@ -102,7 +102,7 @@ public typealias Reducer<State, Action: Sendable> =
   ) {
     self.init(
       initialState: initialState, initialAction: initialAction, reducer, context: context,
-      executor: nil)
+      executor: TestExecutor.forTest())
   }
 
   /// A root store whose effects' operations run on `executor`, a `TaskExecutor`, if not `nil`.
@@ -1118,7 +1118,6 @@ nonisolated private func dumpWrap(
       try fail("\(name): actions received earlier were not asserted with receive:" + unasserted, at)
     }
     let (task, step) = start(action, sentAt: "sent at \(fileID):\(line)")
-    executor.drain(within: timeout)
     guard let step else {
       try fail(
         "\(name): MiniRedux did not reduce the action at once; send to a TestStore only from the "
@@ -1390,6 +1389,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
   var sent: [(task: StoreTask, label: String)] = []  // The test's sends that started effects.
   private var waiters: [CheckedContinuation<Void, Never>] = []
+  private var isTimedOut = false  // Whether the `wait` in progress timed out.
   let screenIDs = stackIDs(from: 0)  // Those of the stacks the test makes.
   init(createdAt: StepLocation) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
@@ -1409,17 +1409,19 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     action.map(dumpLine) ?? "a child's dismissal of itself"
   }
 
-  func wake() { while !waiters.isEmpty { waiters.removeFirst().resume() } }
+  func wake(timedOut: Bool = false) {
+    isTimedOut = isTimedOut || timedOut
+    while !waiters.isEmpty { waiters.removeFirst().resume() }
+  }
 
   /// Waits until `done` holds, no effect runs or time is up; returns `done()`. Throws if cancelled.
   @discardableResult func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
-    // NB: The runtime traps on a deadline past Int64.max seconds.
-    let deadline = ContinuousClock.now + min(timeout, .seconds(Int64.max / 4))
-    async let _ = {  // NB: Cancelled with the wait or as it returns; wakes then or at the deadline.
-      try? await Task.sleep(until: deadline, clock: .continuous)
-      await self.wake()
+    isTimedOut = false
+    async let _ = {  // NB: Cancelled with the wait or as it returns; wakes then, or times it out.
+      let expired = (try? await sleep(discountingStalls: timeout)) != nil
+      await self.wake(timedOut: expired)
     }()
-    while !done(), isRunning, ContinuousClock.now < deadline {
+    while !done(), isRunning, !isTimedOut {
       await withCheckedContinuation { waiters.append($0) }
       try Task.checkCancellation()
     }
@@ -1574,9 +1576,10 @@ public final class TestClock: Clock, @unchecked Sendable {
       return !due.isEmpty
     })
     guard !settled else { return }
-    fail(
+    reportFailure(
       "MiniRedux: TestClock.advance(by:) waited a minute for effects that keep running, or block "
-        + "their thread, instead of sleeping, ending or waiting; it moved time on without them.")
+        + "their thread, instead of sleeping, ending or waiting; it moved time on without them.",
+      at: createdAt)
   }
 
   /// Moves time to each deadline something sleeps until, until nothing sleeps on the clock, for
@@ -1589,22 +1592,61 @@ public final class TestClock: Clock, @unchecked Sendable {
     let deadline = ContinuousClock.now + patience
     while let next = queue.sync(execute: { state.sleepers.values.map(\.deadline).min() }) {
       guard ContinuousClock.now < deadline else {
-        return fail(
+        return reportFailure(
           "MiniRedux: TestClock.run() moved time for a minute and something still sleeps on the "
-            + "clock, as a timer that never stops does; advance it by a duration instead.")
+            + "clock, as a timer that never stops does; advance it by a duration instead.",
+          at: createdAt)
       }
       await advance(to: next)
     }
   }
 
-  private func fail(_ message: String) {
-    guard !miniReduxReporter.get().recordIssue(message, createdAt) else { return }
-    miniReduxReport(message, fails: true)
+}
+
+/// Records `message` as a failure of the running test at `location`; outside a test, reports it,
+/// and the process will exit with status 1.
+nonisolated func reportFailure(_ message: String, at location: StepLocation) {
+  guard !miniReduxReporter.get().recordIssue(message, location) else { return }
+  miniReduxReport(message + " The process will exit with status 1.", fails: true)
+}
+
+/// Sleeps for `duration` of time in which the main actor was free: a stall (a test beside this
+/// one holding the main actor) counts a tenth of a second at most, so that it times out no test.
+@MainActor func sleep(discountingStalls duration: Duration) async throws {
+  var (left, last) = (duration, ContinuousClock.now)
+  while left > .zero {
+    try await Task.sleep(for: min(left, .milliseconds(100)))
+    let now = ContinuousClock.now
+    (left, last) = (left - min(now - last, .milliseconds(100)), now)
   }
 }
 
+extension StoreTask {
+  /// In a test, a task that ends the wait of waiter `id` after `timeout`, failing the test at
+  /// `location`; outside one, `nil`.
+  func bound(waiter id: Int, _ timeout: Duration, at location: StepLocation) -> Task<Void, Never>? {
+    guard recordTestIssue(nil, at: location) else { return nil }
+    return Task { [weak self] in
+      guard (try? await sleep(discountingStalls: timeout)) != nil, let self, count > 0 else { return }
+      reportFailure(
+        "MiniRedux: finish() waited \(timeout) for the effects of this send, and cancelled the "
+          + "\(count) still in flight, so that the test goes on. An effect that waits on a TestClock "
+          + "the test does not advance, or on a gate it does not open, is the usual cause; for "
+          + "work that takes longer, pass finish(timeout:).", at: location)
+      stopWaiting(id)
+    }
+  }
+}
+
+/// Lets the effects a `send` started on `executor`, a test's, run to their first suspension.
+func letStart(on executor: AnyObject) { (executor as? TestExecutor)?.drain(within: .seconds(1)) }
+
 /// A serial queue for one test store's effects, so its steps and a `TestClock` can tell they ran.
 nonisolated final class TestExecutor: Sendable {
+  /// A new executor for a root store made in a test; outside one, `nil`.
+  static func forTest() -> TestExecutor? {
+    recordTestIssue(nil, at: (#fileID, #filePath, #line, #column)) ? TestExecutor() : nil
+  }
   /// The executor whose queue runs the current code, if any: whose sleeper a `TestClock` holds.
   static var current: TestExecutor? { DispatchQueue.getSpecific(key: key)?() }
   private static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()

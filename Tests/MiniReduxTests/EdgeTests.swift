@@ -14,7 +14,7 @@ struct LongChainTests {
   @Test("a chain of 1,000,000 .send effects completes without growing the stack")
   func millionSends() async {
     let length = 1_000_000
-    let store = Store<Int, Action>(initialState: 0) { count, action in
+    let store = Store<Int, Action>(asInApp: 0) { count, action in
       guard case .step(let n) = action else { return .none }
       count += 1
       return n < length ? .send(.step(n + 1)) : .none
@@ -32,7 +32,7 @@ struct LongChainTests {
     // NB: Each effect waits for the effects of the action it sent, so the whole chain is alive
     // until its last link ends; this checks that the wait is not recursive on the stack.
     let length = 10_000
-    let store = Store<Int, Action>(initialState: 0) { count, action in
+    let store = Store<Int, Action>(asInApp: 0) { count, action in
       guard case .step(let n) = action else { return .none }
       count += 1
       guard n < length else { return .none }
@@ -56,7 +56,7 @@ struct ManyEffectsTests {
   /// A store whose `.start(i)` runs an effect under id `i` (and `Shared()`) that waits for
   /// cancellation.
   static func makeStore(_ live: LiveCounter) -> Store<Int, Action> {
-    Store(initialState: 0) { _, action in
+    Store(asInApp: 0) { _, action in
       switch action {
       case .start(let id):
         return .run { _ in
@@ -166,7 +166,7 @@ struct KeptSendTests {
   static func makeStore(
     keeper: Locked<Send<Action>?>, reduced: Recorder<Action>
   ) -> Store<Int, Action> {
-    Store(initialState: 0) { _, action in
+    Store(asInApp: 0) { _, action in
       reduced.append(action)
       guard case .keep = action else { return .none }
       return .run { send in keeper.withLock { $0 = send } }
@@ -253,7 +253,7 @@ struct NotificationSendTests {
   func subscriberSendJoinsTask() async {
     for viaConcatenation in [false, true] {
       let (step, fetch) = (Gate(), Gate())
-      let store = Store<[String], String>(initialState: []) { log, action in
+      let store = Store<[String], String>(asInApp: []) { log, action in
         log.append(action)
         switch action {
         case "start" where viaConcatenation:
@@ -338,7 +338,7 @@ struct DegenerateEffectTests {
   @Test("cancelling an id that was never used does nothing, and 1 and 1.0 are different ids")
   func cancelUnknownID() async {
     let gate = Gate()
-    let store = Store<[Action], Action>(initialState: []) { log, action in
+    let store = Store<[Action], Action>(asInApp: []) { log, action in
       log.append(action)
       switch action {
       case .start:
@@ -374,7 +374,7 @@ struct DegenerateEffectTests {
 
   @Test("concatenate() and merge() of nothing complete at once and start nothing")
   func emptyCompositions() async {
-    let store = Store<Int, Action>(initialState: 0) { count, action in
+    let store = Store<Int, Action>(asInApp: 0) { count, action in
       guard case .empty(let which) = action else { return .none }
       count += 1
       switch which {
@@ -409,7 +409,7 @@ struct StoreTaskCancellationTests {
     let clock = ManualClock()
     let gate = Gate()
     let childLive = LiveCounter()
-    let store = Store<[Action], Action>(initialState: []) { log, action in
+    let store = Store<[Action], Action>(asInApp: []) { log, action in
       log.append(action)
       switch action {
       case .start:
@@ -452,7 +452,7 @@ struct StoreTaskCancellationTests {
     let clock = ManualClock()
     let gate = Gate()
     let childLive = LiveCounter()
-    let store = Store<[Action], Action>(initialState: []) { log, action in
+    let store = Store<[Action], Action>(asInApp: []) { log, action in
       log.append(action)
       switch action {
       case .start:
@@ -507,7 +507,7 @@ struct SoakTests {
     .enabled(if: liveHeapBytes() != nil, "needs glibc mallinfo2 on x86-64"))
   func millionRoundTrips() async {
     let roundTrips = 1_000_000
-    let store = Store<Int, Action>(initialState: 0) { count, action in
+    let store = Store<Int, Action>(asInApp: 0) { count, action in
       switch action {
       case .start:
         return .run { send in await send(.done) }

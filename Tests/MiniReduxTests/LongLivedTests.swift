@@ -33,7 +33,7 @@ struct LongLivedTests {
     let messages = 20_000
     let stayAlive = Gate()
     let saves = LiveCounter()
-    let store = Store<Int, Action>(initialState: 0) { saved, action in
+    let store = Store<Int, Action>(asInApp: 0) { saved, action in
       switch action {
       case .listen:
         return .run { send in
@@ -79,7 +79,7 @@ struct LongLivedTests {
     var mostAlive = 0
     var mostHeld = 0
     let first = Box<StoreTask>()
-    let store = Store<Int, Action>(initialState: 0) { count, action in
+    let store = Store<Int, Action>(asInApp: 0) { count, action in
       guard case .tick(let i) = action else { return .none }
       count = i
       mostAlive = max(mostAlive, captures.count)
@@ -113,7 +113,7 @@ struct LongLivedTests {
     // Given: an effect that ignores cancellation (it waits at a gate), then tries to send.
     let gate = Gate()
     let reduced = Recorder<Action>()
-    let store = Store<Int, Action>(initialState: 0) { _, action in
+    let store = Store<Int, Action>(asInApp: 0) { _, action in
       reduced.append(action)
       guard case .listen = action else { return .none }
       return .run { send in
@@ -159,7 +159,7 @@ struct LongLivedSoakTests {
     let (first, last) = Self.checkpoints
     let heap = Locked<[Int]>([])
     let saves = Locked(0)
-    let store = Store<Int, Action>(initialState: 0) { saved, action in
+    let store = Store<Int, Action>(asInApp: 0) { saved, action in
       switch action {
       case .listen:
         return .run { send in
@@ -195,7 +195,7 @@ struct LongLivedSoakTests {
   func chain() async {
     let (first, last) = Self.checkpoints
     let heap = Locked<[Int]>([])
-    let store = Store<Int, Action>(initialState: 0) { links, action in
+    let store = Store<Int, Action>(asInApp: 0) { links, action in
       switch action {
       case .tick(let i):
         links += 1

@@ -19,7 +19,7 @@ struct ContainmentTests {
   /// Search as you type: each query is debounced under `.search`; its results start a prefetch
   /// that waits on `gate`.
   static func search(_ clock: ManualClock, _ gate: Gate) -> Store<[String], Action> {
-    Store(initialState: []) { log, action in
+    Store(asInApp: []) { log, action in
       log.append("\(action)")
       switch action {
       case .search(let query):
@@ -78,7 +78,7 @@ struct ContainmentTests {
   @Test("a debounced effect whose result restarts work under the same id starts it")
   func resultRestartsWorkUnderTheSameID() async {
     let clock = ManualClock()
-    let store = Store<[String], String>(initialState: []) { log, action in
+    let store = Store<[String], String>(asInApp: []) { log, action in
       log.append(action)
       switch action {
       case "type": return .send("search")
@@ -101,7 +101,7 @@ struct ContainmentTests {
   @Test("a concatenation's next step does not wait for what its step's actions started")
   func concatenationDoesNotWaitForCausedEffects() async {
     let gate = Gate()
-    let store = Store<[String], String>(initialState: []) { log, action in
+    let store = Store<[String], String>(asInApp: []) { log, action in
       log.append(action)
       switch action {
       case "start": return .concatenate(.send("a"), .send("b"))
@@ -125,7 +125,7 @@ struct ContainmentTests {
   @Test("a concatenation cancelled by id leaves running what its step's actions started")
   func concatenationCancelLeavesCausedEffects() async {
     let gate = Gate()
-    let store = Store<[String], String>(initialState: []) { log, action in
+    let store = Store<[String], String>(asInApp: []) { log, action in
       log.append(action)
       switch action {
       case "start":
@@ -163,7 +163,7 @@ struct ContainmentTests {
   func cancelInsideSendDropsQueuedActions() async {
     let gate = Gate()
     let held = Box<StoreTask>()
-    let store = Store<[String], String>(initialState: []) { log, action in
+    let store = Store<[String], String>(asInApp: []) { log, action in
       log.append(action)
       switch action {
       case "start":
@@ -204,7 +204,7 @@ struct DepthTests {
       }
       let folded = effect
       effect = .none
-      let store = Store<[Int], Int>(initialState: []) { log, step in
+      let store = Store<[Int], Int>(asInApp: []) { log, step in
         log.append(step)
         return step == 0 ? folded : .none
       }
@@ -227,7 +227,7 @@ struct DepthTests {
       }
       let folded = effect
       effect = .none
-      let store = Store<[Int], Int>(initialState: []) { log, step in
+      let store = Store<[Int], Int>(asInApp: []) { log, step in
         log.append(step)
         return step == 0 ? folded : .none
       }
@@ -252,7 +252,7 @@ struct DepthTests {
       }
       let folded = effect
       effect = .none
-      var store: Store<Int, Int>? = Store(initialState: 0) { count, action in
+      var store: Store<Int, Int>? = Store(asInApp: 0) { count, action in
         count += 1
         return action == .min ? folded : .none
       }
@@ -269,7 +269,7 @@ struct DepthTests {
     var effect = Effect<Int>.send(1)
     for id in 0..<Self.depth { effect = effect.cancellable(id: id) }
     let mapped = effect.map { $0 + 1 }
-    let store = Store<[Int], Int>(initialState: []) { log, value in
+    let store = Store<[Int], Int>(asInApp: []) { log, value in
       log.append(value)
       return value == 0 ? mapped : .none
     }
@@ -288,7 +288,7 @@ struct DepthTests {
       await send(-1)
     }
     for id in 0..<Self.depth { effect = .merge(effect.cancellable(id: id), .send(id)) }
-    let store = Store<[Int], Int>(initialState: []) { log, value in
+    let store = Store<[Int], Int>(asInApp: []) { log, value in
       log.append(value)
       if value == -2 { return .cancel(id: Self.depth - 1) }
       return value == Self.depth ? effect : .none
@@ -322,7 +322,7 @@ struct DepthTests {
     for level in 0..<depth { effect = .concatenate(effect.cancellable(id: level), .send(level)) }
     let folded = effect
     effect = .none
-    let store = Store<[Int], Int>(initialState: []) { log, value in
+    let store = Store<[Int], Int>(asInApp: []) { log, value in
       log.append(value)
       if value == -2 { return .cancel(id: depth - 1) }
       return value == depth ? folded : .none
@@ -380,7 +380,7 @@ struct DepthTests {
 struct ObserverTests {
   @Test("a listener cancelled by an earlier listener during a notification is not called")
   func cancelledDuringNotification() {
-    let store = Store<Int, Int>(initialState: 0) { count, _ in
+    let store = Store<Int, Int>(asInApp: 0) { count, _ in
       count += 1
       return .none
     }
@@ -400,7 +400,7 @@ struct ObserverTests {
   @Test("attaching scoped stores, which prunes released ones, notifies no one")
   func attachingNotifiesNoOne() {
     struct Opaque { var count = 0 }
-    let store = Store<Opaque, Int>(initialState: Opaque()) { state, _ in
+    let store = Store<Opaque, Int>(asInApp: Opaque()) { state, _ in
       state.count += 1
       return .none
     }
@@ -419,7 +419,7 @@ struct ObserverTests {
   @Test("a listener of a released scoped store whose state is not Equatable is forgotten")
   func scopedListenerEndsWithScope() {
     struct Opaque { var count = 0 }
-    let store = Store<Opaque, Int>(initialState: Opaque()) { state, _ in
+    let store = Store<Opaque, Int>(asInApp: Opaque()) { state, _ in
       state.count += 1
       return .none
     }

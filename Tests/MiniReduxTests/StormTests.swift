@@ -660,7 +660,7 @@ final class StormRunner {
 
   func makeStore(_ model: StormStoreModel) -> Store<Int, StormAction> {
     models[model.generation] = model
-    return Store(initialState: 0) { [self] count, action in
+    return Store(asInApp: 0) { [self] count, action in
       reduce(&count, action, model)
     }
   }

@@ -143,7 +143,8 @@ func finished(
   // NB: As `finish()`, returns without suspending when nothing is in flight.
   guard tasks.contains(where: { $0.count > 0 }) else { return }
   let ended = await bounded(limit) {
-    for task in tasks { await task.finish() }
+    // NB: The library bounds it too; this bound, the shorter, names what was in flight.
+    for task in tasks { await task.finish(timeout: limit * 2) }
     return true
   }
   guard ended == nil else { return }
@@ -365,4 +366,14 @@ struct ThrowingFailures: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == ThrowingFailures {
   /// Test store steps throw their failures: see ``ThrowingFailures``.
   static var throwingFailures: Self { Self() }
+}
+
+extension Store {
+  /// A store as an app makes it: its effects run on the global executor, and `send` does not let
+  /// them reach their first suspension first, as a store made in a test does. For the tests of
+  /// scale and concurrency, which check what an app gets.
+  convenience init(asInApp initialState: State, _ reducer: @escaping Reducer<State, Action>) {
+    self.init(
+      initialState: initialState, initialAction: nil, reducer, context: nil, executor: nil)
+  }
 }
