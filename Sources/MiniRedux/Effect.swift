@@ -441,6 +441,10 @@ nonisolated let keptCapacity = 16
 
   func attach(_ store: Store<State, Action>) {}
 
+  func subscribe(_ listener: @escaping @MainActor (State) -> Void, on store: Store<State, Action>)
+    -> StoreSubscription
+  { store.listen(listener) }
+
   // MARK: - The interpreter
 
   /// Starts `effect`, which `origin`'s reduction returned, in `lineage`, inside `container`.

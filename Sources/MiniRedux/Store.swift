@@ -131,15 +131,22 @@ public typealias Reducer<State, Action: Sendable> =
   }
 
   /// Calls `listener` with the state now, then after each `send` (for a scoped store with
-  /// `Equatable` state, each that changed it), until cancelled or the store is released.
+  /// `Equatable` state, each that changed it), until the subscription is cancelled or the root
+  /// store released: a scoped store's listener lives with the root store, not with the scope.
   /// ```swift
   /// let subscription = store.subscribe { state in print("count:", state.count) }
   /// store.send(.incrementTapped)  // prints "count: 1"
   /// subscription.cancel()
   /// ```
+  /// - Parameter listener: Called on the main actor with each state.
+  /// - Returns: The subscription, which ``StoreSubscription/cancel()`` ends; dropping it does not.
   @discardableResult
   public func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
-    core.attach(self)
+    core.subscribe(listener, on: self)
+  }
+
+  /// Adds `listener` to this store's own listeners: a root store's.
+  func listen(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
     let id = nextListenerID
     nextListenerID += 1
     listeners.append((id, listener))
@@ -183,9 +190,13 @@ public typealias Reducer<State, Action: Sendable> =
   func send(_ action: Action) -> StoreTask
   /// Tells a scoped store's parent, once, that `store` is observed; a root store has no parent.
   func attach(_ store: Store<State, Action>)
+  /// Adds a listener of `store`'s state to the root store's listeners.
+  func subscribe(_ listener: @escaping @MainActor (State) -> Void, on store: Store<State, Action>)
+    -> StoreSubscription
 }
 
-/// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener.
+/// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener, on a
+/// root or a scoped store alike.
 /// ```swift
 /// let subscription = store.subscribe { state in print(state.count) }
 /// subscription.cancel()  // the listener is not called again
@@ -213,12 +224,14 @@ extension Store {
     state toChildState: @escaping (State) -> ChildState,
     action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
-    var lastSeen: ChildState?
     let child = Store<ChildState, ChildAction>(
-      core: ScopedCore(self, toChildState, toParentAction) { state in
-        let childState = toChildState(state)
-        defer { lastSeen = childState }
-        return childState != lastSeen
+      core: ScopedCore(self, toChildState, toParentAction) {
+        var lastSeen: ChildState?
+        return { state in
+          let childState = toChildState(state)
+          defer { lastSeen = childState }
+          return childState != lastSeen
+        }
       })
     child.core.attach(child)
     return child
@@ -235,7 +248,7 @@ extension Store {
     state toChildState: @escaping (State) -> ChildState,
     action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
-    .init(core: ScopedCore(self, toChildState, toParentAction) { _ in true })
+    .init(core: ScopedCore(self, toChildState, toParentAction) { { _ in true } })
   }
 
   /// A store of a child feature that comes and goes (a sheet, a pushed screen, a row) while it is
@@ -336,17 +349,28 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
   private let parent: Store<ParentState, ParentAction>
   private let toState: (ParentState) -> State
   private let toParentAction: (Action) -> ParentAction
-  /// Whether the child's part of a state changed since the last call (the first one sets it).
+  /// Makes a function that tells whether the child's part of a state changed since its last call
+  /// (the first one sets it); `changed` is the store's, each subscription makes its own.
+  private let changes: @MainActor () -> @MainActor (ParentState) -> Bool
   private let changed: @MainActor (ParentState) -> Bool
   private var isAttached = false
 
   init(
     _ parent: Store<ParentState, ParentAction>, _ toState: @escaping (ParentState) -> State,
     _ toParentAction: @escaping (Action) -> ParentAction,
-    changed: @escaping @MainActor (ParentState) -> Bool
+    changes: @escaping @MainActor () -> @MainActor (ParentState) -> Bool
   ) {
-    (self.parent, self.toState, self.toParentAction, self.changed) =
-      (parent, toState, toParentAction, changed)
+    (self.parent, self.toState, self.toParentAction, self.changes) =
+      (parent, toState, toParentAction, changes)
+    changed = changes()
+  }
+
+  // NB: Through the parent, capturing no store, so that the listener lives with the root store.
+  func subscribe(_ listener: @escaping @MainActor (State) -> Void, on _: Store<State, Action>)
+    -> StoreSubscription
+  {
+    let (changed, toState) = (changes(), toState)
+    return parent.subscribe { state in if changed(state) { listener(toState(state)) } }
   }
 
   func read() -> State { toState(parent.core.read()) }

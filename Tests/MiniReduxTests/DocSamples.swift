@@ -70,7 +70,7 @@ enum DocAction: Sendable {
 }
 
 @MainActor
-@Suite("Doc samples", .timeLimit(sampleTimeLimit))
+@Suite("Doc samples")
 struct DocSamples {
   // Sample: Effect type
   @Test("the Effect type sample compiles and runs")
@@ -420,7 +420,7 @@ struct DocSamples {
 // MARK: - The articles of Sources/MiniRedux/MiniRedux.docc
 
 @MainActor
-@Suite("Article samples", .timeLimit(sampleTimeLimit))
+@Suite("Article samples")
 struct ArticleSamples {
   // Sample: MiniRedux.md (landing page)
   @Test("the landing page's debounce sample compiles")
@@ -973,7 +973,7 @@ struct ArticleSamples {
 /// The samples of the TestStore doc comments, README.md and the DocC article.
 /// The TestStore sample as a user writes it: in a suite that is not `@MainActor`, so that the
 /// sample's own `@MainActor` is what lets it compile.
-@Suite("Doc samples: TestStore, as written", .timeLimit(sampleTimeLimit))
+@Suite("Doc samples: TestStore, as written")
 struct TestStoreSampleAsWritten {
   typealias Counter = TestStoreDocSamples.Counter
 
@@ -992,7 +992,7 @@ struct TestStoreSampleAsWritten {
 }
 
 @MainActor
-@Suite("Doc samples: TestStore", .throwingFailures, .timeLimit(sampleTimeLimit))
+@Suite("Doc samples: TestStore", .throwingFailures)
 struct TestStoreDocSamples {
   enum Counter {
     struct State: Equatable {
@@ -1630,7 +1630,7 @@ enum Notes {
 }
 
 @MainActor
-@Suite("Doc samples: tell, then dismiss", .timeLimit(sampleTimeLimit))
+@Suite("Doc samples: tell, then dismiss")
 struct TellThenDismissSamples {
   @Test("the child tells its parent, then dismisses itself: each is a step the test asserts")
   func concatenated() async throws {
@@ -1793,7 +1793,7 @@ extension Contacts.Destination {
 #endif
 
 @MainActor
-@Suite("Doc samples: an enum destination, a sheet and an alert", .timeLimit(sampleTimeLimit))
+@Suite("Doc samples: an enum destination, a sheet and an alert")
 struct EnumDestinationSamples {
   @Test("the form tells the list, then closes; the alert closes on either button")
   func sheetAndAlert() async throws {
@@ -1911,7 +1911,7 @@ enum Editor {
 }
 
 @MainActor
-@Suite("Doc samples: navigation and child features", .timeLimit(sampleTimeLimit))
+@Suite("Doc samples: navigation and child features")
 struct NavigationArticleSamples {
   typealias App = NavigationArticle.App
   typealias Timer = NavigationArticle.Timer
@@ -2003,7 +2003,7 @@ enum ErrorAction {
 }
 
 @MainActor
-@Suite("Doc samples: errors as actions", .timeLimit(sampleTimeLimit))
+@Suite("Doc samples: errors as actions")
 struct ErrorActionSamples {
   @Test("an error carried as an Equatable value is received like any action")
   func receivesError() async throws {

@@ -210,7 +210,7 @@ struct DepthTests {
       }
       // NB: 100,000 effects: a second in a plain build, more under a sanitizer.
       await finished(store.send(0), within: patience)
-      #expect(store.state.sorted() == Array(0...Self.depth))
+      expectSame(store.state.sorted(), Array(0...Self.depth))
       #expect(store.snapshot.effects == 0)
     }
   }
@@ -233,7 +233,7 @@ struct DepthTests {
       }
       // NB: 100,000 effects: a second in a plain build, more under a sanitizer.
       await finished(store.send(0), within: patience)
-      #expect(store.state == Array(0...Self.depth))
+      expectSame(store.state, Array(0...Self.depth))
       #expect(store.snapshot.effects == 0)
     }
   }
@@ -299,7 +299,7 @@ struct DepthTests {
 
     // Then: each send is reduced once, and the .run runs under every id, which the outermost
     // cancels whole.
-    #expect(store.state.sorted() == Array(0...Self.depth))
+    expectSame(store.state.sorted(), Array(0...Self.depth))
     #expect(store.snapshot.effects == 1 && store.snapshot.ids == Self.depth)
     store.send(-2)
     #expect(store.snapshot.effects == 0 && store.snapshot.ids == 0)
@@ -335,16 +335,16 @@ struct DepthTests {
       // Then: cancelling the outermost id cancels all of that step; the outermost concatenation
       // moves on to its last step once the run, which ignores cancellation, has returned.
       store.send(-2)
-      #expect(store.state == [depth, -2])
+      expectSame(store.state, [depth, -2])
       #expect(store.snapshot.effects == 1 && store.snapshot.ids == 0)
       gate.open()
       await finished(task)
-      #expect(store.state == [depth, -2, depth - 1])
+      expectSame(store.state, [depth, -2, depth - 1])
     } else {
       // Then: the run delivers, and each level's last step follows, innermost first.
       gate.open()
       await finished(task)
-      #expect(store.state == [depth, -1] + Array(0..<depth))
+      expectSame(store.state, [depth, -1] + Array(0..<depth))
       #expect(store.snapshot.effects == 0 && store.snapshot.ids == 0)
     }
   }
@@ -416,25 +416,34 @@ struct ObserverTests {
     #expect(heard == 200)
   }
 
-  @Test("a listener of a released scoped store whose state is not Equatable is forgotten")
-  func scopedListenerEndsWithScope() {
+  @Test("a scoped store's listener hears until cancelled, released scope or not, as a root's does")
+  func scopedListenerOutlivesScope() {
     struct Opaque { var count = 0 }
     let store = Store<Opaque, Int>(asInApp: Opaque()) { state, _ in
       state.count += 1
       return .none
     }
-    var heard = 0
+    var heard: [String] = []
     weak var weakChild: Store<Opaque, Int>?
+    var subscriptions: [StoreSubscription] = []
     do {
+      // Given: a listener of a root store, and one of each kind of scoped store, both dropped.
       let child = store.scope(state: { $0 }, action: { $0 })
+      let equatable = store.scope(state: \.count, action: { $0 })
       weakChild = child
-      _ = child.subscribe { _ in heard += 1 }
+      subscriptions.append(store.subscribe { heard.append("root \($0.count)") })
+      subscriptions.append(child.subscribe { heard.append("child \($0.count)") })
+      subscriptions.append(equatable.subscribe { heard.append("count \($0)") })
       store.send(1)
     }
+    // When: the scoped stores are released, then the store changes.
     #expect(weakChild == nil)
     store.send(2)
+    // Then: every listener hears, until its subscription is cancelled.
+    for subscription in subscriptions { subscription.cancel() }
     store.send(3)
-    #expect(heard == 2)
+    let sends = ["root 0", "child 0", "count 0", "root 1", "child 1", "count 1"]
+    #expect(heard == sends + ["root 2", "child 2", "count 2"])
     #expect(store.snapshot.scopes == 0)
   }
 }
