@@ -1251,6 +1251,17 @@ struct TestStoreDocSamples {
     try await store.receive(.resultsLoaded(["ba!"])) { $0.results = ["ba!"] }
     try await store.finish()
   }
+
+  // Sample: Testing a feature: a plain Store and a TestClock
+  @Test("a plain Store made in a test lets a TestClock see its effects; its finish() is bounded")
+  func plainStoreWithTestClock() async {
+    let clock = TestClock()
+    let store = Store(initialState: Search.State(), Search.reducer(clock: clock) { [$0] })
+    let task = store.send(.queryChanged("swift"))
+    await clock.advance(by: .milliseconds(300))
+    await task.finish()
+    #expect(store.results == ["swift"])
+  }
 }
 
 /// Search as you type, debounced on a clock the caller passes (also tested in TestStoreTests).
