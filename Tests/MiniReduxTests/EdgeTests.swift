@@ -83,13 +83,19 @@ struct ManyEffectsTests {
 
     // Given: `count` effects in flight, each under its own id.
     let started = await measure {
-      for id in 0..<count { tasks.append(store.send(.start(id))) }
+      for id in 0..<count {
+        tasks.append(store.send(.start(id)))
+        await yieldSometimes(id)
+      }
     }
     #expect(store.snapshot.effects == count)
 
     // When: each id is cancelled.
     let cancelled = await measure {
-      for id in 0..<count { store.send(.stop(id)) }
+      for id in 0..<count {
+        store.send(.stop(id))
+        await yieldSometimes(id)
+      }
     }
 
     // Then: the registry is empty at once, and every operation sees the cancellation and ends.
@@ -121,7 +127,10 @@ struct ManyEffectsTests {
     var tasks: [StoreTask] = []
 
     // Given: 100,000 effects, all also registered under `Shared()`.
-    for id in 0..<count { tasks.append(store.send(.start(id))) }
+    for id in 0..<count {
+      tasks.append(store.send(.start(id)))
+      await yieldSometimes(id)
+    }
     #expect(store.snapshot.effects == count)
 
     // When: the shared id is cancelled once.
@@ -144,7 +153,10 @@ struct ManyEffectsTests {
     var tasks: [StoreTask] = []
 
     // Given: 10,000 effects in flight whose operations have started.
-    for id in 0..<count { tasks.append(store!.send(.start(id))) }
+    for id in 0..<count {
+      tasks.append(store!.send(.start(id)))
+      await yieldSometimes(id)
+    }
     await eventually { live.started == count }
 
     // When: the last reference to the store goes away.

@@ -409,3 +409,9 @@ func leakSanitizerSuppressions() -> UnsafePointer<CChar> {
     """
   return UnsafeRawPointer(suppressions.utf8Start).assumingMemoryBound(to: CChar.self)
 }
+
+/// Yields the main actor once every thousand steps of a long loop, so that the tests running
+/// beside a test of scale get their turns instead of waiting for the whole loop.
+@MainActor func yieldSometimes(_ step: Int) async {
+  if step % 1_000 == 999 { await Task.yield() }
+}
