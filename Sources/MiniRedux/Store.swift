@@ -1651,7 +1651,8 @@ extension StoreTask {
   func bound(waiter id: Int, _ timeout: Duration, at location: StepLocation) -> Task<Void, Never>? {
     guard recordTestIssue(nil, at: location) else { return nil }
     return Task { [weak self] in
-      guard (try? await sleep(discountingStalls: timeout)) != nil, let self, count > 0 else { return }
+      guard (try? await sleep(discountingStalls: timeout)) != nil, let self, count > 0
+      else { return }
       reportFailure(
         "MiniRedux: finish() waited \(timeout) for the effects of this send, and cancelled the "
           + "\(count) still in flight, so that the test goes on. An effect that waits on a TestClock "

@@ -382,9 +382,9 @@ func expectSame<Element: Equatable>(
   let common = min(actual.count, expected.count)
   let message: String
   if let index = (0..<common).first(where: { actual[$0] != expected[$0] }) {
-    message = "the lists differ first at index \(index): \(actual[index]), expected \(expected[index])"
+    message = "the lists differ first at index \(index): \(actual[index]), not \(expected[index])"
   } else if actual.count != expected.count {
-    message = "\(actual.count) elements, expected \(expected.count); the first \(common) are the same"
+    message = "\(actual.count) elements, not \(expected.count); the first \(common) are the same"
   } else {
     return
   }
