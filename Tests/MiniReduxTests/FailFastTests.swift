@@ -54,6 +54,27 @@ struct FailFastTests {
     #expect(task.isCancelled)
     await finished(task)
   }
+
+  @Test("a receive's timeout counts no stall of the main actor: a heavy test beside it fails none")
+  func receiveDiscountsStalls() async throws {
+    let gate = Gate()
+    let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
+    try await store.send(.load)
+    // Given: a receive that waits a second at most for an action that needs the gate.
+    let waiting = Task {
+      try await store.receive(.loaded(0), timeout: .seconds(1)) { $0.loaded = [0] }
+    }
+    for _ in 0..<100 { await Task.yield() }
+    // When: the main actor is held for two seconds, as a heavy test beside this one does, then
+    // the receive's timer runs, and only then the gate opens.
+    let end = ContinuousClock.now + .seconds(2)
+    while ContinuousClock.now < end {}
+    for _ in 0..<100 { await Task.yield() }
+    gate.open()
+    // Then: the receive still gets the action, as the stall counted a tenth of a second.
+    try await value(of: waiting)
+    try await store.finish()
+  }
 }
 
 /// The failures MiniRedux records in `body`, instead of failing the test.
