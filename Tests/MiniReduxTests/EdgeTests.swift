@@ -570,11 +570,11 @@ extension DegenerateEffectTests {
           }
           .cancellable(id: ID.a)))
       first.open()
-      await finished(once)
+      guard await finished(once) else { break }
 
       store.send(.start(.cancel(id: ID.a)))
       second.open()
-      await finished(other)
+      guard await finished(other) else { break }
 
       #expect(store.state == ["start", "start", "start"])
     }

@@ -726,8 +726,9 @@ final class StormRunner {
         finished.withLock { $0 += 1 }
       }
     }
-    var settled = false
-    for _ in 0..<200_000 {
+    var (settled, budget) = (false, WaitBudget(waitLimit))
+    // NB: Bounded by time, not by a count of yields: under a broken core it fails in seconds.
+    while !budget.isSpent() {
       if shared.live.live == 0 && finished.current == tasks.count
         && shared.clock.sleeperCount == 0
       {

@@ -124,30 +124,31 @@ func eventually(
 
 /// Waits for the effects of `tasks` to end, each in turn, as `finish()` does, but for `limit` at
 /// most: past it, fails the test at the caller's line, naming what was still in flight, and
-/// cancels the tasks, so that the test goes on to its checks and ends.
-@MainActor
+/// cancels the tasks, so that the test goes on to its checks and ends. Returns whether they ended
+/// in time, so that a loop of waits stops at its first failure.
+@MainActor @discardableResult
 func finished(
   _ tasks: StoreTask?..., within limit: Duration = waitLimit,
   sourceLocation: SourceLocation = #_sourceLocation
-) async {
+) async -> Bool {
   await finished(tasks, within: limit, sourceLocation: sourceLocation)
 }
 
 /// Waits for the effects of `tasks` to end, for `limit` at most, as the variadic form does.
-@MainActor
+@MainActor @discardableResult
 func finished(
   _ tasks: [StoreTask?], within limit: Duration = waitLimit,
   sourceLocation: SourceLocation = #_sourceLocation
-) async {
+) async -> Bool {
   let tasks = tasks.compactMap { $0 }
   // NB: As `finish()`, returns without suspending when nothing is in flight.
-  guard tasks.contains(where: { $0.count > 0 }) else { return }
+  guard tasks.contains(where: { $0.count > 0 }) else { return true }
   let ended = await bounded(limit) {
     // NB: The library bounds it too; this bound, the shorter, names what was in flight.
     for task in tasks { await task.finish(timeout: limit * 2) }
     return true
   }
-  guard ended == nil else { return }
+  guard ended == nil else { return true }
   let left = tasks.enumerated().filter { $0.element.count > 0 }
   let what =
     left.isEmpty
@@ -160,6 +161,7 @@ func finished(
     "the effects did not end within \(limit): \(what); cancelled, so that the test goes on",
     sourceLocation: sourceLocation)
   for (_, task) in left { task.cancel() }
+  return false
 }
 
 /// Waits for `task` to end, for `limit` at most: past it, fails the test at the caller's line and
