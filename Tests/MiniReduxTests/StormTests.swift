@@ -604,13 +604,14 @@ final class StormRunner {
   }
 
   /// Shrinks a failing program: takes the first simpler one that still breaks `rule`, again and
-  /// again, until none does or the budget of runs, which keeps a failure from hanging the suite,
-  /// is spent. Returns the run of the smallest, and the number of runs.
+  /// again, until none does or the budget of runs or of time, which keeps a failure from holding
+  /// the suite (a run that never settles takes seconds), is spent. Returns the run of the
+  /// smallest, and the number of runs.
   static func shrink(_ failing: StormRunner, rule: StormRule) async -> (StormRunner, Int) {
     let budget = 300
-    var (smallest, runs) = (failing, 0)
-    search: while runs < budget {
-      for program in smallest.program.simpler where runs < budget {
+    var (smallest, runs, end) = (failing, 0, ContinuousClock.now + .seconds(30))
+    search: while runs < budget, ContinuousClock.now < end {
+      for program in smallest.program.simpler where runs < budget && ContinuousClock.now < end {
         runs += 1
         let runner = await run(program, verbose: false)
         if runner.violations.contains(where: { $0.rule == rule }) {
