@@ -60,14 +60,14 @@ struct FailFastTests {
     let gate = Gate()
     let store = TestStore(initialState: Gated.State(), Gated.reducer(gate))
     try await store.send(.load)
-    // Given: a receive that waits a second at most for an action that needs the gate.
+    // Given: a receive that waits two seconds at most for an action that needs the gate.
     let waiting = Task {
-      try await store.receive(.loaded(0), timeout: .seconds(1)) { $0.loaded = [0] }
+      try await store.receive(.loaded(0), timeout: .seconds(2)) { $0.loaded = [0] }
     }
     for _ in 0..<100 { await Task.yield() }
-    // When: the main actor is held for two seconds, as a heavy test beside this one does, then
+    // When: the main actor is held for three seconds, as a heavy test beside this one does, then
     // the receive's timer runs, and only then the gate opens.
-    let end = ContinuousClock.now + .seconds(2)
+    let end = ContinuousClock.now + .seconds(3)
     while ContinuousClock.now < end {}
     for _ in 0..<100 { await Task.yield() }
     gate.open()
