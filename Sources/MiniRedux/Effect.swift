@@ -1176,15 +1176,38 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   /// no message, it only tells whether a test runs here.
   // NB: How the functions are found, and why calling them is sound: HowItWorks, Test failures.
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool {
-    // NB: Cast to protocols they conform to: Swift 5 mode opens no `Any.Type`.
-    if let test = _typeByName("7Testing4TestV") as? any Hashable.Type,
-      let issue = _typeByName("7Testing5IssueV") as? any CustomStringConvertible.Type,
-      let sourceLocation = _typeByName("7Testing14SourceLocationV") as? any Hashable.Type,
-      let comment = _typeByName("7Testing7CommentV") as? any RawRepresentable.Type,
+    if let (test, issue, sourceLocation, comment) = testingTypes,
       recordIssue(test, issue, sourceLocation, comment, message, location)
     {
       return true
     }
+    guard let fail = xcTestFail else { return false }
+    guard let message else { return true }
+    // NB: Sound: the signature of `XCTFail(_:file:line:)` is in its name, in stdlib types only.
+    unsafeBitCast(fail, to: (@convention(thin) (String, StaticString, UInt) -> Void).self)(
+      message, location.filePath, location.line)
+    return true
+  }
+
+  /// Swift Testing's types, if it is loaded; found once, as `_typeByName` searches every type.
+  // NB: Sound: types, set once and only read. Cast to protocols they conform to: Swift 5 mode
+  // opens no `Any.Type`.
+  nonisolated(unsafe) private let testingTypes = {
+    () -> (
+      any Hashable.Type, any CustomStringConvertible.Type, any Hashable.Type,
+      any RawRepresentable.Type
+    )? in
+    guard let test = _typeByName("7Testing4TestV") as? any Hashable.Type,
+      let issue = _typeByName("7Testing5IssueV") as? any CustomStringConvertible.Type,
+      let sourceLocation = _typeByName("7Testing14SourceLocationV") as? any Hashable.Type,
+      let comment = _typeByName("7Testing7CommentV") as? any RawRepresentable.Type
+    else { return nil }
+    return (test, issue, sourceLocation, comment)
+  }()
+
+  /// XCTest's `XCTFail(_:file:line:)`, if XCTest runs this process; found once.
+  // NB: Sound: an address, set once and only read.
+  nonisolated(unsafe) private let xcTestFail: UnsafeMutableRawPointer? = {
     #if canImport(Darwin)
       let runsXCTest = [
         "XCTestBundlePath", "XCTestConfigurationFilePath", "XCTestSessionIdentifier",
@@ -1193,14 +1216,8 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
       // NB: XCTest here can't tell if a test runs; Swift Testing's process has it in its arguments.
       let runsXCTest = !CommandLine.arguments.contains("swift-testing")
     #endif
-    guard runsXCTest, let fail = symbol("$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF")
-    else { return false }
-    guard let message else { return true }
-    // NB: Sound: the signature of `XCTFail(_:file:line:)` is in its name, in stdlib types only.
-    unsafeBitCast(fail, to: (@convention(thin) (String, StaticString, UInt) -> Void).self)(
-      message, location.filePath, location.line)
-    return true
-  }
+    return runsXCTest ? symbol("$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF") : nil
+  }()
 
   /// Calls `Issue.record(_:sourceLocation:)` in the running Swift Testing test, if there is one.
   nonisolated private func recordIssue<

@@ -64,12 +64,13 @@ struct FailFastTests {
     let waiting = Task {
       try await store.receive(.loaded(0), timeout: .seconds(2)) { $0.loaded = [0] }
     }
-    for _ in 0..<100 { await Task.yield() }
+    for _ in 0..<3 { await Task.yield() }
     // When: the main actor is held for three seconds, as a heavy test beside this one does, then
     // the receive's timer runs, and only then the gate opens.
     let end = ContinuousClock.now + .seconds(3)
     while ContinuousClock.now < end {}
-    for _ in 0..<100 { await Task.yield() }
+    // NB: A few yields, each a turn of every test waiting for the main actor: the timer's is due.
+    for _ in 0..<3 { await Task.yield() }
     gate.open()
     // Then: the receive still gets the action, as the stall counted a tenth of a second.
     try await value(of: waiting)
