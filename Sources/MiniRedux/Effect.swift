@@ -76,7 +76,7 @@ public struct Effect<Action: Sendable>: Sendable {
     catch handler: (
       @concurrent @Sendable (_ error: any Error, _ send: Send<Action>) async -> Void
     )? = nil
-  ) -> Self { Self(operation: .run(priority, operation, handler)) }
+  ) -> Self { Self(operation: .run(priority, operation, handler, isPause: false)) }
 
   /// An effect that sends `action` back, reduced before the `send` that produced it returns.
   /// ```swift
@@ -190,17 +190,15 @@ extension Effect {
   @usableFromInline enum Operation: Sendable {
     case none
     indirect case send(Action)
-    indirect case run(TaskPriority?, Body, Handler?)
-    /// A debounce's pause: a `.run` that sends nothing and is not an effect of its own.
-    indirect case pause(Body)
+    /// A `.run`, or a debounce's pause (`isPause`): one that sends nothing, not an effect of its own.
+    indirect case run(TaskPriority?, Body, Handler?, isPause: Bool)
     /// Misuse found reducing an action, reported as it starts, with the action as the root got it.
     indirect case report(Action, @Sendable (_ action: String) -> String)
     case cancel(EffectID)
     /// Removes the child feature that returns it: the layer of child features interprets it.
     case dismiss
     case cancellable(EffectID, cancelInFlight: Bool, Parts)
-    case merge(Parts)
-    case concatenate(Parts)
+    case merge(Parts), concatenate(Parts)
   }
 
   @usableFromInline typealias Body = @concurrent @Sendable (Send<Action>) async throws -> Void
@@ -210,8 +208,7 @@ extension Effect {
   /// The parts of a composite effect: a `cancellable`'s one part is `first`, with no array.
   // NB: `deinit` releases a deep tree in a loop, not recursively; the parts change only there.
   @usableFromInline nonisolated final class Parts: @unchecked Sendable {
-    @usableFromInline private(set) var first: Effect
-    @usableFromInline private(set) var rest: [Effect]
+    @usableFromInline private(set) var (first, rest): (Effect, [Effect])
     @usableFromInline let height: Int
     @inlinable init(_ first: Effect, _ rest: [Effect], height: Int? = nil) {
       (self.first, self.rest) = (first, rest)
@@ -304,25 +301,30 @@ nonisolated let keptCapacity = 16
 @MainActor final class Runtime<State, Action: Sendable>: Registry, StoreCore {
   private(set) var state: State
   private let reducer: Reducer<State, Action>
-  /// What each reduction runs inside, if the store was given one.
-  private let context: (@MainActor (_ reduce: () -> Void) -> Void)?
-  /// Where effects' operations run, if not on the global executor: a `TaskExecutor`.
-  private let executor: AnyObject?
+  /// What each reduction runs inside, if the store was given one; where effects' operations run,
+  /// if not on the global executor: a `TaskExecutor`.
+  private let (context, executor): ((@MainActor (_ reduce: () -> Void) -> Void)?, AnyObject?)
   weak var store: Store<State, Action>?
-  /// Whether the reducer has the state, so that no one else may read it.
-  private(set) var isReducing = false
+  /// Whether the reducer has the state, so that no one else may read it; whether a send runs.
+  private var (isReducing, isSending) = (false, false)
   private var changed = false  // A reduction or a dismissal that observers were not told of yet.
-  private var isSending = false
   /// The actions waiting and each one's lineage (`nil`: `current`); two arrays (HowItWorks' table).
-  private var queuedActions: [Action] = []
-  private var queuedTasks: [StoreTask?] = []
-  /// The lineage of the send in progress, made when one of its effects first starts.
-  private var current: StoreTask?
-  /// The containers whose contents may have ended, in order; `advance` checks.
-  private var toAdvance: [RunningEffect] = []
-  /// How a `Send` reaches this runtime: one closure for all its effects.
-  private lazy var deliver: @MainActor @Sendable (Action, RunningEffect) -> Void = { [weak self] in
-    self?.deliver($0, from: $1)
+  private var (queuedActions, queuedTasks): ([Action], [StoreTask?]) = ([], [])
+  /// The lineage of the send in progress, made when one of its effects first starts; the
+  /// containers whose contents may have ended, in order, which `advance` checks.
+  private var (current, toAdvance): (StoreTask?, [RunningEffect]) = (nil, [])
+  /// How a `Send` reaches this runtime, one closure for all its effects: it reduces what a running
+  /// effect sent, in its lineage, and drops what a cancelled one sent.
+  private lazy var deliver: @MainActor @Sendable (Action, RunningEffect) -> Void = {
+    [weak self] action, effect in
+    guard let self else { return }
+    if effect.isRunning {
+      _ = send(action, in: effect.lineage)
+    } else if !effect.isCancelled {
+      miniReduxReport(
+        "MiniRedux: an effect sent \(action) after its operation had returned; it was dropped. "
+          + "Call send only while the operation runs.")
+    }
   }
 
   init(
@@ -417,17 +419,6 @@ nonisolated let keptCapacity = 16
     return current
   }
 
-  /// Reduces what a running effect sent, in its lineage; drops what a cancelled one sent.
-  private func deliver(_ action: Action, from effect: RunningEffect) {
-    if effect.isRunning {
-      _ = send(action, in: effect.lineage)
-    } else if !effect.isCancelled {
-      miniReduxReport(
-        "MiniRedux: an effect sent \(action) after its operation had returned; it was dropped. "
-          + "Call send only while the operation runs.")
-    }
-  }
-
   override func dismiss(from effect: RunningEffect) { dismissChild(from: effect, origin: nil) }
 
   /// Moves on a container whose contents have all ended: at once, unless a send is in progress.
@@ -441,9 +432,12 @@ nonisolated let keptCapacity = 16
 
   func attach(_ store: Store<State, Action>) {}
 
-  func subscribe(_ listener: @escaping @MainActor (State) -> Void, on store: Store<State, Action>)
-    -> StoreSubscription
-  { store.listen(listener) }
+  // NB: Through its store, alive as it is subscribed to. Inside its reducer the state is lent out;
+  // the send calls the listener at its end.
+  func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
+    defer { if !isReducing { listener(state) } }
+    return store!.listen(listener)
+  }
 
   // MARK: - The interpreter
 
@@ -513,17 +507,15 @@ nonisolated let keptCapacity = 16
     case .cancel(let id): cancel(id, sparing: nil)
     case .report(let action, let message): miniReduxReport(message(dumpLine(action)))
     case .dismiss: dismissChild(from: container, origin: origin)
-    case .run(let priority, let body, let handler):
-      startRun(body, handler, priority, ids: ids, in: lineage, at: container, origin: origin)
-    case .pause(let body):
-      startRun(body, nil, nil, isPause: true, ids: ids, in: lineage, at: container, origin: origin)
+    case .run(let priority, let body, let handler, let pause):
+      startRun(body, handler, priority, pause, ids: ids, in: lineage, at: container, origin: origin)
     default: break
     }
   }
 
   private func startRun(
     _ body: @escaping Effect<Action>.Body, _ handler: Effect<Action>.Handler?,
-    _ priority: TaskPriority?, isPause: Bool = false, ids: EffectIDs, in lineage: StoreTask?,
+    _ priority: TaskPriority?, _ isPause: Bool, ids: EffectIDs, in lineage: StoreTask?,
     at container: RunningEffect?, origin: Action
   ) {
     guard let lineage = admit(lineage, in: container) else { return }
@@ -576,12 +568,11 @@ nonisolated let keptCapacity = 16
 /// ```
 // NB: Causation's unit; a send that starts no effect returns `empty`, and allocates none.
 @MainActor public final class StoreTask: Hashable, Sendable {
-  /// The effects in flight and the actions queued.
-  fileprivate(set) var count = 0
+  /// The effects in flight and the actions queued; its effects neither cancelled nor ended, and
+  /// whether one ended without being cancelled.
+  fileprivate(set) var (count, running, finishedOne) = (0, 0, false)
   /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
   private(set) var wasCancelled = false
-  /// Its effects neither cancelled nor ended, and whether one ended without being cancelled.
-  fileprivate(set) var (running, finishedOne) = (0, false)
   private(set) weak var registry: Registry?
   /// The tasks waiting in ``finish()``, each resumed once: by `leave`, or by its cancellation.
   private var waiters: [(id: Int, continuation: UnsafeContinuation<Void, Never>)] = []
@@ -658,26 +649,23 @@ nonisolated let keptCapacity = 16
 /// An effect in flight, a node of containment's tree: a `.run` (or a debounce's pause) and its
 /// task, a ``Concatenation`` and its current step, or a group (a `merge` under ids).
 @MainActor class RunningEffect {
-  let lineage: StoreTask
-  /// Whether it is a group: it only contains, and does not count in its lineage.
-  let isGroup: Bool
-  /// Whether it is a debounce's pause, whose finishing is no effect finishing.
-  let isPause: Bool
+  /// Whether it is a group, which only contains and does not count in its lineage; whether it is a
+  /// debounce's pause, whose finishing is no effect finishing.
+  let (isGroup, isPause): (Bool, Bool)
   /// What contains it: a concatenation whose step it is part of, or a group.
   private(set) var parent: RunningEffect?
-  let depth: Int
-  /// The ids of the `cancellable`s around it, inside its parent.
-  let ids: EffectIDs
+  /// Its lineage, its depth in containment's tree, and the ids of the `cancellable`s around it,
+  /// inside its parent.
+  let (lineage, depth, ids): (StoreTask, Int, EffectIDs)
   /// Its phase, moved only by ``cancel()`` and ``end()``: running, cancelled (unregistered), ended.
   private(set) var (isCancelled, hasEnded) = (false, false)
   var isRunning: Bool { !isCancelled && !hasEnded }
   /// What it contains that has not ended; `index` is its place in its parent's.
   private(set) var children: [RunningEffect] = []
   private var index = 0
-  /// Whether it is a group whose parts are still being started.
-  fileprivate var isOpen: Bool
-  /// Its place in its registry's list of effects in flight; -1 when not in it.
-  fileprivate var slot = -1
+  /// Whether it is a group whose parts are still being started; its place in its registry's list
+  /// of effects in flight (-1 when not in it).
+  fileprivate var (isOpen, slot) = (false, -1)
 
   init(
     lineage: StoreTask, parent: RunningEffect?, ids: EffectIDs, isGroup: Bool = false,
@@ -687,8 +675,7 @@ nonisolated let keptCapacity = 16
     (self.isGroup, self.isPause, isOpen) = (isGroup, isPause, isGroup)
     (depth, index) = ((parent?.depth ?? -1) + 1, parent?.children.count ?? 0)
     parent?.children.append(self)
-    guard !isGroup else { return }
-    (lineage.running, lineage.count) = (lineage.running + 1, lineage.count + 1)
+    if !isGroup { (lineage.running, lineage.count) = (lineage.running + 1, lineage.count + 1) }
   }
 
   func forEachID(_ body: (EffectID) -> Void) {
@@ -832,10 +819,8 @@ nonisolated let keptCapacity = 16
     var pending = [(effect, false)]
     while let (effect, isContained) = pending.popLast() {
       let staysOpen = effect.isOpen && !isContained
-      if !staysOpen {
-        guard effect.cancel() else { continue }
-        unregister(effect, cancellingTask: true)
-      }
+      guard staysOpen || effect.cancel() else { continue }
+      if !staysOpen { unregister(effect, cancellingTask: true) }
       pending += effect.children.map { ($0, !staysOpen) }
     }
   }
@@ -911,8 +896,6 @@ extension Effect {
     switch operation {
     case .none: return .none
     case .send(let action): return .send(transform(action))
-    case .pause(let body):
-      return Effect<T>(operation: .pause({ try await body(wrap($0)) }))
     case .cancel(let id): return Effect<T>(operation: .cancel(rename(id)))
     case .report(let action, let message):
       return Effect<T>(operation: .report(transform(action), message))
@@ -921,11 +904,9 @@ extension Effect {
       return parts[0].cancellable(rename(id), cancelInFlight: cancelInFlight)
     case .merge: return Effect<T>(operation: .merge(.init(parts)))
     case .concatenate: return Effect<T>(operation: .concatenate(.init(parts)))
-    case .run(let priority, let body, let handler):
-      let handler = handler.map { handler -> Effect<T>.Handler in
-        { error, send in await handler(error, wrap(send)) }
-      }
-      return Effect<T>(operation: .run(priority, { try await body(wrap($0)) }, handler))
+    case .run(let priority, let body, let handler, let pause):
+      let handler = handler.map { handler -> Effect<T>.Handler in { await handler($0, wrap($1)) } }
+      return .init(operation: .run(priority, { try await body(wrap($0)) }, handler, isPause: pause))
     }
   }
 
@@ -945,8 +926,9 @@ extension Effect {
   ) -> Self {
     // NB: The runtime traps on a deadline past Int64.max seconds; this one is years away still.
     let duration = min(duration, .seconds(Int64.max / 4))
-    guard case .run(let priority, let body, let handler) = operation else {
-      let pause = Self(operation: .pause({ _ in try await clock.sleep(for: duration) }))
+    guard case .run(let priority, let body, let handler, isPause: false) = operation else {
+      let sleep: Body = { _ in try await clock.sleep(for: duration) }
+      let pause = Self(operation: .run(nil, sleep, nil, isPause: true))
       return Self.concatenate(pause, self).cancellable(id: id, cancelInFlight: true)
     }
     // NB: A `.run` pauses in its own task, then works: a concatenation's rule (HowItWorks' table).
@@ -955,7 +937,7 @@ extension Effect {
       try Task.checkCancellation()
       try await body(send)
     }
-    return Self(operation: .run(priority, debounced, handler)).cancellable(
+    return Self(operation: .run(priority, debounced, handler, isPause: false)).cancellable(
       id: id, cancelInFlight: true)
   }
 }
@@ -993,21 +975,6 @@ nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Se
   miniReduxReporter.get().report(message, fails)
 }
 
-#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-  nonisolated private let failingAtExit: Void = {
-    atexit {
-      #if canImport(Musl)
-        // NB: musl traps exit from an atexit handler (before 1.1.2, hangs); skip the earlier ones.
-        fflush(nil)
-        _exit(1)
-      #else
-        // NB: glibc and Darwin run the other handlers (LeakSanitizer's, coverage's), then exit 1.
-        exit(1)
-      #endif
-    }
-  }()
-#endif
-
 /// Marks the main queue, so that code can tell it runs there, on the main actor.
 nonisolated func isMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
 
@@ -1026,10 +993,9 @@ nonisolated private let mainQueueKey = {
 final class Place<State>: EffectID, @unchecked Sendable {
   /// Where the child is: its embedding (a key path, with the places it is inside), and its key.
   let embedding: AnyHashable, key: AnyHashable
-  /// Which keys of `embedding` a state holds: closures, as only the embedding knows the way.
-  let keys: (State) -> (AnyHashable) -> Bool
-  /// Removes the child from a state, for `.dismiss`; `nil` where dismissing goes further out.
-  let remove: ((inout State) -> Void)?
+  /// Which keys of `embedding` a state holds (closures, as only the embedding knows the way), and
+  /// how to remove the child from a state, for `.dismiss` (`nil` where dismissing goes further out).
+  let (keys, remove): ((State) -> (AnyHashable) -> Bool, ((inout State) -> Void)?)
 
   init(
     _ embedding: AnyHashable, _ key: AnyHashable, keys: @escaping (State) -> (AnyHashable) -> Bool,
@@ -1097,22 +1063,18 @@ extension Send {
 extension Runtime {
   /// Cancels the effects of embedded children that the state no longer holds, whoever removed them.
   func endGoneChildren() {
-    var byEmbedding: [AnyHashable: [Place<State>]] = [:]
-    for id in watched {
-      guard let place = id as? Place<State> else {
-        watched.remove(id)
-        miniReduxReport(
-          "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded "
-            + "inside a reducer that was embedded by hand (called from another reducer, its "
-            + "effect mapped), so it cannot tell when that child is removed, and its effects will "
-            + "not end with it. Embed the reducer with scope, ifLet or forEach.")
-        continue
-      }
-      byEmbedding[place.embedding, default: []].append(place)
+    for id in watched where !(id is Place<State>) {
+      watched.remove(id)
+      miniReduxReport(
+        "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded "
+          + "inside a reducer that was embedded by hand (called from another reducer, its "
+          + "effect mapped), so it cannot tell when that child is removed, and its effects will "
+          + "not end with it. Embed the reducer with scope, ifLet or forEach.")
     }
-    for places in byEmbedding.values {
-      let isPresent = places[0].keys(state)
-      for place in places where !isPresent(place.key) { cancel(place, sparing: nil) }
+    let places = watched.map { $0 as! Place<State> }  // NB: Only places are left.
+    for group in Dictionary(grouping: places, by: \.embedding).values {
+      let isPresent = group[0].keys(state)
+      for place in group where !isPresent(place.key) { cancel(place, sparing: nil) }
     }
   }
 
@@ -1252,6 +1214,21 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   nonisolated private func symbol(_ name: String) -> UnsafeMutableRawPointer? {
     dlsym(dlopen(nil, RTLD_NOW), name)
   }
+
+  /// Makes the process exit with status 1 at its end, once a report `fails` (a test tool's,
+  /// outside a test).
+  nonisolated private let failingAtExit: Void = {
+    atexit {
+      #if canImport(Musl)
+        // NB: musl traps exit from an atexit handler (before 1.1.2, hangs); skip the earlier ones.
+        fflush(nil)
+        _exit(1)
+      #else
+        // NB: glibc and Darwin run the other handlers (LeakSanitizer's, coverage's), then exit 1.
+        exit(1)
+      #endif
+    }
+  }()
 #else
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool { false }
 #endif

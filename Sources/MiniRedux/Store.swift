@@ -57,14 +57,12 @@ public typealias Reducer<State, Action: Sendable> =
   private var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
   }
-  // NB: Flags each send reads (HowItWorks' table).
-  private var (hasListeners, nextListenerID) = (false, 0)
-  /// How many listeners were cancelled: a notification during which it moves skips them.
-  private var cancellations = 0
-  // What the layer of observation and scoped stores keeps:
-  fileprivate let registrar = ObservationRegistrar()
-  // NB: A key path literal in a generic class is built anew at each use; this one once.
-  fileprivate let stateKeyPath: KeyPath<Store, State> = \.state
+  // NB: Flags each send reads (HowItWorks' table). `cancellations` counts the listeners
+  // cancelled: a notification during which it moves skips them.
+  private var (hasListeners, nextListenerID, cancellations) = (false, 0, 0)
+  // What the layer of observation and scoped stores keeps. NB: A key path literal in a generic
+  // class is built anew at each use; `stateKeyPath` is built once.
+  fileprivate let (registrar, stateKeyPath) = (ObservationRegistrar(), \Store.state)
   /// Whether `state` or a property was read since the last change; `isStateObserved`: `state`.
   fileprivate var (isObserved, isStateObserved) = (false, false)
   /// The properties read through the store, each with its token for Observation.
@@ -107,7 +105,7 @@ public typealias Reducer<State, Action: Sendable> =
 
   /// A root store whose effects' operations run on `executor`, a `TaskExecutor`, if not `nil`.
   init(
-    initialState: State, initialAction: Action?, _ reducer: @escaping Reducer<State, Action>,
+    initialState: State, initialAction: Action? = nil, _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)?, executor: AnyObject?
   ) {
     let runtime = Runtime(initialState, reducer, context: context, executor: executor)
@@ -142,16 +140,13 @@ public typealias Reducer<State, Action: Sendable> =
   /// - Returns: The subscription, which ``StoreSubscription/cancel()`` ends; dropping it does not.
   @discardableResult
   public func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
-    core.subscribe(listener, on: self)
+    core.subscribe(listener)
   }
 
   /// Adds `listener` to this store's own listeners: a root store's.
   func listen(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
-    let id = nextListenerID
-    nextListenerID += 1
+    let id = (nextListenerID, nextListenerID += 1).0
     listeners.append((id, listener))
-    // NB: Inside its reducer a root store's state is lent out; the send calls it at its end.
-    if !core.isReducing { listener(core.read()) }
     return StoreSubscription { [weak self] in
       guard let self, let index = listeners.firstIndex(where: { $0.id == id }) else { return }
       listeners.remove(at: index)
@@ -186,13 +181,11 @@ public typealias Reducer<State, Action: Sendable> =
   associatedtype Action: Sendable
   /// The state; read inside the root store's reducer, it stops the program.
   func read() -> State
-  var isReducing: Bool { get }
   func send(_ action: Action) -> StoreTask
   /// Tells a scoped store's parent, once, that `store` is observed; a root store has no parent.
   func attach(_ store: Store<State, Action>)
-  /// Adds a listener of `store`'s state to the root store's listeners.
-  func subscribe(_ listener: @escaping @MainActor (State) -> Void, on store: Store<State, Action>)
-    -> StoreSubscription
+  /// Adds a listener of the store's state to the root store's listeners, and calls it now.
+  func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription
 }
 
 /// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener, on a
@@ -336,9 +329,8 @@ extension Store {
   }
 
   func notifyScopes() {
-    var released = false
-    for scope in scopes where !scope.notify() { released = true }
-    if released { scopes.removeAll { !$0.isAlive() } }
+    // NB: `notify()` first, so that every scope hears, in order, before the released ones go.
+    if scopes.reduce(false, { !$1.notify() || $0 }) { scopes.removeAll { !$0.isAlive() } }
   }
 }
 
@@ -347,12 +339,10 @@ extension Store {
 final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Sendable>: StoreCore {
   // NB: Strongly: a scoped store keeps its parent alive, never the other way.
   private let parent: Store<ParentState, ParentAction>
-  private let toState: (ParentState) -> State
-  private let toParentAction: (Action) -> ParentAction
+  private let (toState, toParentAction): ((ParentState) -> State, (Action) -> ParentAction)
   /// Makes a function that tells whether the child's part of a state changed since its last call
-  /// (the first one sets it); `changed` is the store's, each subscription makes its own.
+  /// (the first one sets it): the store's observers, and each subscription, get their own.
   private let changes: @MainActor () -> @MainActor (ParentState) -> Bool
-  private let changed: @MainActor (ParentState) -> Bool
   private var isAttached = false
 
   init(
@@ -362,19 +352,15 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
   ) {
     (self.parent, self.toState, self.toParentAction, self.changes) =
       (parent, toState, toParentAction, changes)
-    changed = changes()
   }
 
   // NB: Through the parent, capturing no store, so that the listener lives with the root store.
-  func subscribe(_ listener: @escaping @MainActor (State) -> Void, on _: Store<State, Action>)
-    -> StoreSubscription
-  {
+  func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
     let (changed, toState) = (changes(), toState)
     return parent.subscribe { state in if changed(state) { listener(toState(state)) } }
   }
 
   func read() -> State { toState(parent.core.read()) }
-  var isReducing: Bool { parent.core.isReducing }
   func send(_ action: Action) -> StoreTask { parent.send(toParentAction(action)) }
 
   /// Until attached, the parent does not tell the child of changes: one with `Equatable` state is
@@ -383,6 +369,7 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
     guard !isAttached else { return }
     isAttached = true
     parent.core.attach(parent)
+    let changed = changes()
     _ = changed(parent.core.read())
     if parent.scopes.count >= parent.pruneScopesAt {
       parent.scopes.removeAll { !$0.isAlive() }
@@ -724,8 +711,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   ) -> @MainActor (Whole) -> Payload? {
     // NB: Sound: called only on the main actor, as the store reduces actions.
     nonisolated(unsafe) let embed = embed
-    nonisolated(unsafe) var name: UnsafePointer<CChar>?
-    nonisolated(unsafe) var others: [UnsafePointer<CChar>] = []
+    nonisolated(unsafe) var (name, others) = (UnsafePointer<CChar>?.none, [UnsafePointer<CChar>]())
     return { action in
       guard let actionName = caseName(action) else {
         preconditionFailure(
@@ -924,8 +910,7 @@ public func printChanges<State, Action>(
   _ reducer: @escaping Reducer<State, Action>
 ) -> Reducer<State, Action> {
   { state, action in
-    let (before, effect) = (dumpLines(state), reducer(&state, action))
-    let after = dumpLines(state)
+    let (before, effect, after) = (dumpLines(state), reducer(&state, action), dumpLines(state))
     let change = before == after ? " (no change)" : "\n" + dumpDiff(before, after)
     print("received \(dumpLine(action))" + change)
     return effect
@@ -965,16 +950,10 @@ nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
     (before > 0 ? ["  … \(before) unchanged lines"] : []) + old[before..<head].map { "  " + $0 }
   var (i, j) = (head, head)
   while i < removed.endIndex || j < added.endIndex {
-    if i < removed.endIndex, gone.contains(i) || j == added.endIndex {
-      lines.append("- " + old[i])
-      i += 1
-    } else if j < added.endIndex, came.contains(j) || i == removed.endIndex {
-      lines.append("+ " + new[j])
-      j += 1
-    } else {
-      lines.append("  " + old[i])
-      (i, j) = (i + 1, j + 1)
-    }
+    let isRemoved = i < removed.endIndex && (gone.contains(i) || j == added.endIndex)
+    let isAdded = !isRemoved && j < added.endIndex && (came.contains(j) || i == removed.endIndex)
+    lines.append(isRemoved ? "- " + old[i] : isAdded ? "+ " + new[j] : "  " + old[i])
+    (i, j) = (isAdded ? i : i + 1, isRemoved ? j : j + 1)
   }
   if gone.isEmpty && came.isEmpty { lines.append("(both print the same, but == says they differ)") }
   lines += old[removed.endIndex..<after].map { "  " + $0 }
@@ -988,11 +967,9 @@ nonisolated private func dumpRender(_ value: Any, width: Int, depth: Int) -> [St
   let mirror = Mirror(reflecting: value)
   func children(labelled: Bool) -> [[String]] {
     let rendered = mirror.children.map { child in
-      var lines = dumpRender(child.value, width: width == .max ? .max : 60, depth: depth + 1)
-      if labelled, let label = child.label, !label.hasPrefix(".") {
-        lines[0] = "\(label): \(lines[0])"
-      }
-      return lines
+      let lines = dumpRender(child.value, width: width == .max ? .max : 60, depth: depth + 1)
+      guard labelled, let label = child.label, !label.hasPrefix(".") else { return lines }
+      return ["\(label): \(lines[0])"] + lines.dropFirst()
     }
     // NB: Sorted, as equal sets or dictionaries may list their elements in different orders.
     guard mirror.displayStyle == .set || mirror.displayStyle == .dictionary else { return rendered }
@@ -1021,10 +998,8 @@ nonisolated private func dumpWrap(
   _ open: String, _ items: [[String]], _ close: String, _ width: Int
 ) -> [String] {
   let singles = items.compactMap { $0.count == 1 ? $0[0] : nil }
-  if singles.count == items.count {
-    let joined = open + singles.joined(separator: ", ") + close
-    if joined.count <= width || items.isEmpty { return [joined] }
-  }
+  let joined = open + singles.joined(separator: ", ") + close
+  if singles.count == items.count, joined.count <= width || items.isEmpty { return [joined] }
   return [open] + items.flatMap { $0.map { "  " + $0 } } + [close]
 }
 
@@ -1055,8 +1030,7 @@ nonisolated private func dumpWrap(
 
   private typealias Step = TestStoreLog<State, Action>.Step
   private typealias Update = ((inout State) throws -> Void)?
-  private let store: Store<State, Action>
-  private let log: TestStoreLog<State, Action>
+  private let (store, log): (Store<State, Action>, TestStoreLog<State, Action>)
   private var reporter = miniReduxReporter.get()  // Adapted in init: reports fail the next step.
   private let executor = TestExecutor()  // Runs the effects, so that steps can tell they ran.
 
@@ -1092,9 +1066,7 @@ nonisolated private func dumpWrap(
       defer { log.record(action, before, state, stackIDs: ids) }  // Once `reducer` has run.
       return reducer(&state, action)
     }
-    store = Store(
-      initialState: log.lastState!, initialAction: nil, recording, context: context,
-      executor: executor)
+    store = Store(initialState: log.lastState!, recording, context: context, executor: executor)
     store.subscribe { [log] in log.noteDismissal($0) }
     if let initialAction { _ = start(initialAction, sentAt: "the initialAction") }
   }
@@ -1337,8 +1309,8 @@ nonisolated private func dumpWrap(
 
   private func check(_ update: Update, _ step: Step, _ name: String, _ at: StepLocation) throws {
     guard exhaustivity == .on || update != nil else { return }
-    var expected = exhaustivity == .on ? step.before : step.after
-    var reporter = self.reporter  // NB: Pushes in `update` get the ids the step's own pushes got.
+    var (expected, reporter) = (exhaustivity == .on ? step.before : step.after, self.reporter)
+    // NB: Pushes in `update` get the ids the step's own pushes got.
     reporter.nextStackID = stackIDs(from: step.stackIDs).next
     try miniReduxReporter.withValue(reporter) { try update?(&expected) }
     guard expected != step.after else {
@@ -1412,8 +1384,8 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   var received: [Step] = []  // What effects caused, in order.
   var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
   var sent: [(task: StoreTask, label: String)] = []  // The test's sends that started effects.
-  private var waiters: [CheckedContinuation<Void, Never>] = []
-  private var isTimedOut = false  // Whether the `wait` in progress timed out.
+  // The waits in progress, and whether the one in progress timed out.
+  private var (waiters, isTimedOut) = ([CheckedContinuation<Void, Never>](), false)
   let screenIDs = stackIDs(from: 0)  // Those of the stacks the test makes.
   init(createdAt: StepLocation) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
@@ -1441,10 +1413,8 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   /// Waits until `done` holds, no effect runs or time is up; returns `done()`. Throws if cancelled.
   @discardableResult func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
     isTimedOut = false
-    async let _ = {  // NB: Cancelled with the wait or as it returns; wakes then, or times it out.
-      let expired = (try? await sleep(discountingStalls: timeout)) != nil
-      await self.wake(timedOut: expired)
-    }()
+    // NB: Cancelled with the wait or as it returns; wakes then, or times it out.
+    async let _ = wake(timedOut: sleep(discountingStalls: timeout))
     while !done(), isRunning, !isTimedOut {
       await withCheckedContinuation { waiters.append($0) }
       try Task.checkCancellation()
@@ -1522,8 +1492,9 @@ public final class TestClock: Clock, @unchecked Sendable {
     now: Instant.now, nextID: 0, executors: [ObjectIdentifier: @Sendable () -> TestExecutor?](),
     sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)]()
   )
-  let patience: Duration  // How long an advance waits for effects before it moves on without them.
-  let createdAt: StepLocation  // Where the test fails if effects outlast the patience.
+  /// How long an advance waits for effects before it moves on without them, and where the test
+  /// fails if they outlast it.
+  let (patience, createdAt): (Duration, StepLocation)
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
   /// - Parameters:
@@ -1586,8 +1557,8 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// ```
   /// - Parameter deadline: The instant to move to.
   @MainActor public func advance(to deadline: Instant) async {
-    let end = max(deadline, now)
-    let deadline = ContinuousClock.now + patience  // NB: For the whole advance.
+    // NB: The time left for effects is measured for the whole advance.
+    let (end, deadline) = (max(deadline, now), ContinuousClock.now + patience)
     var settled = true
     repeat {
       let executors = queue.sync { state.executors.values.compactMap { $0() } }
@@ -1636,13 +1607,15 @@ nonisolated func reportFailure(_ message: String, at location: StepLocation) {
 
 /// Sleeps for `duration` of time in which the main actor was free: a stall (a test beside this
 /// one holding the main actor) counts a tenth of a second at most, so that it times out no test.
-@MainActor func sleep(discountingStalls duration: Duration) async throws {
+/// Returns `false` if cancelled first.
+@MainActor func sleep(discountingStalls duration: Duration) async -> Bool {
   var (left, last) = (duration, ContinuousClock.now)
   while left > .zero {
-    try await Task.sleep(for: min(left, .milliseconds(100)))
+    guard (try? await Task.sleep(for: min(left, .milliseconds(100)))) != nil else { return false }
     let now = ContinuousClock.now
     (left, last) = (left - min(now - last, .milliseconds(100)), now)
   }
+  return true
 }
 
 extension StoreTask {
@@ -1651,8 +1624,7 @@ extension StoreTask {
   func bound(waiter id: Int, _ timeout: Duration, at location: StepLocation) -> Task<Void, Never>? {
     guard recordTestIssue(nil, at: location) else { return nil }
     return Task { [weak self] in
-      guard (try? await sleep(discountingStalls: timeout)) != nil, let self, count > 0
-      else { return }
+      guard await sleep(discountingStalls: timeout), let self, count > 0 else { return }
       reportFailure(
         "MiniRedux: finish() waited \(timeout) for the effects of this send, and cancelled the "
           + "\(count) still in flight, so that the test goes on. An effect that waits on a TestClock "
