@@ -1505,7 +1505,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   public init(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
-  ) { (patience, createdAt) = (.seconds(60), (fileID, filePath, line, column)) }
+  ) { (patience, createdAt) = (.seconds(10), (fileID, filePath, line, column)) }
   init(
     patience: Duration, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -1540,7 +1540,7 @@ public final class TestClock: Clock, @unchecked Sendable {
 
   /// Moves time on by `duration` (never back), deadline by deadline; at each, the effects of the
   /// test stores that sleep on this clock (not others') run until each sleeps again, ends or waits
-  /// on something else. Effects that run on for a minute are reported; time moves on without them.
+  /// on something else. Effects that run on for ten seconds are reported; time moves on without them.
   /// ```swift
   /// await clock.advance(by: .seconds(1))  // a one-second timer ticks once
   /// await clock.advance()  // what sleeps for zero, or until now, wakes
@@ -1572,13 +1572,13 @@ public final class TestClock: Clock, @unchecked Sendable {
     })
     guard !settled else { return }
     reportFailure(
-      "MiniRedux: TestClock.advance(by:) waited a minute for effects that keep running, or block "
+      "MiniRedux: TestClock.advance(by:) waited \(patience) for effects that keep running, or block "
         + "their thread, instead of sleeping, ending or waiting; it moved time on without them.",
       at: createdAt)
   }
 
   /// Moves time to each deadline something sleeps until, until nothing sleeps on the clock, for
-  /// effects that end after a few sleeps; a timer that never stops is reported after a minute.
+  /// effects that end after a few sleeps; a timer that never stops is reported after ten seconds.
   /// ```swift
   /// try await store.send(.startCountdown)
   /// await clock.run()
@@ -1588,7 +1588,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     while let next = queue.sync(execute: { state.sleepers.values.map(\.deadline).min() }) {
       guard ContinuousClock.now < deadline else {
         return reportFailure(
-          "MiniRedux: TestClock.run() moved time for a minute and something still sleeps on the "
+          "MiniRedux: TestClock.run() moved time for \(patience) and something still sleeps on the "
             + "clock, as a timer that never stops does; advance it by a duration instead.",
           at: createdAt)
       }

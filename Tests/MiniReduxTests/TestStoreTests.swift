@@ -783,7 +783,7 @@ struct TestStoreRecordingTests {
     await withKnownIssue {
       await clock.run()
     } matching: { issue in
-      Self.isFailure(issue, at: line, saying: "TestClock.run() moved time for a minute")
+      Self.isFailure(issue, at: line, saying: "TestClock.run() moved time for 0.1 seconds")
     }
     try await store.send(.stop)
     try await store.finish()
