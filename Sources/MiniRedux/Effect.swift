@@ -47,7 +47,6 @@ public struct Effect<Action: Sendable>: Sendable {
   @usableFromInline nonisolated init(operation: Operation) { self.operation = operation }
 
   // MARK: - Making effects
-
   /// An effect that does nothing: what a reducer returns when an action only changes state.
   /// ```swift
   /// case .incrementTapped:
@@ -86,7 +85,6 @@ public struct Effect<Action: Sendable>: Sendable {
   public static func send(_ action: Action) -> Self { Self(operation: .send(action)) }
 
   // MARK: - Composing effects
-
   /// An effect that starts all of `effects` at once, and ends when all of them have ended.
   /// ```swift
   /// return .merge(.send(.started), .run { send in await send(.loaded(try await load())) })
@@ -125,7 +123,6 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   // MARK: - Cancellation and time
-
   /// This effect, with everything it contains registered under `id` the moment it starts, so that
   /// `.cancel(id:)`, even later in the same reducer output, finds it. What its actions start is
   /// not contained in it; `cancelInFlight` never cancels this effect, nor a wrapper around it.
@@ -161,7 +158,6 @@ public struct Effect<Action: Sendable>: Sendable {
 }
 
 // MARK: - Send
-
 /// Sends actions from an effect's operation back into its store, on the main actor; it does
 /// nothing once the effect is cancelled or the store is gone.
 /// ```swift
@@ -184,13 +180,12 @@ public struct Send<Action: Sendable>: Sendable {
 }
 
 // MARK: - What an effect is made of
-
 extension Effect {
   // NB: `indirect`: a layout free of `Action` (HowItWorks' table); an action may carry an effect.
   @usableFromInline enum Operation: Sendable {
     case none
     indirect case send(Action)
-    /// A `.run`, or a debounce's pause (`isPause`): one that sends nothing, not an effect of its own.
+    /// A `.run`, or a debounce's pause (`isPause`): it sends nothing and is no effect of its own.
     indirect case run(TaskPriority?, Body, Handler?, isPause: Bool)
     /// Misuse found reducing an action, reported as it starts, with the action as the root got it.
     indirect case report(Action, @Sendable (_ action: String) -> String)
@@ -214,7 +209,6 @@ extension Effect {
       (self.first, self.rest) = (first, rest)
       self.height = height ?? 1 + ([first] + rest).map { $0.parts?.height ?? 0 }.max()!
     }
-
     convenience init(_ effects: [Effect]) { self.init(effects[0], Array(effects.dropFirst())) }
     var effects: [Effect] { [first] + rest }
     deinit {
@@ -281,19 +275,16 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
 @usableFromInline final class TypedEffectID<Value: Hashable>: EffectID, @unchecked Sendable {
   @usableFromInline let value: Value
   @inlinable init(_ value: sending Value) { self.value = value }
-
   @usableFromInline override func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(Value.self))
     hasher.combine(value)
   }
-
   override func isEqual(to other: EffectID) -> Bool {
     type(of: other) == Self.self && value == unsafeDowncast(other, to: Self.self).value
   }
 }
 
 // MARK: - The runtime of a root store
-
 /// How many elements an emptied buffer keeps room for: a few, not the largest burst ever.
 nonisolated let keptCapacity = 16
 
@@ -301,8 +292,7 @@ nonisolated let keptCapacity = 16
 @MainActor final class Runtime<State, Action: Sendable>: Registry, StoreCore {
   private(set) var state: State
   private let reducer: Reducer<State, Action>
-  /// What each reduction runs inside, if the store was given one; where effects' operations run,
-  /// if not on the global executor: a `TaskExecutor`.
+  /// What each reduction runs inside, and the `TaskExecutor` effects' operations run on, if given.
   private let (context, executor): ((@MainActor (_ reduce: () -> Void) -> Void)?, AnyObject?)
   weak var store: Store<State, Action>?
   /// Whether the reducer has the state, so that no one else may read it; whether a send runs.
@@ -431,7 +421,6 @@ nonisolated let keptCapacity = 16
   }
 
   func attach(_ store: Store<State, Action>) {}
-
   // NB: Through its store, alive as it is subscribed to. Inside its reducer the state is lent out;
   // the send calls the listener at its end.
   func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
@@ -440,8 +429,6 @@ nonisolated let keptCapacity = 16
   }
 
   // MARK: - The interpreter
-
-  /// Starts `effect`, which `origin`'s reduction returned, in `lineage`, inside `container`.
   private func start(
     _ effect: Effect<Action>, in lineage: StoreTask?, at container: RunningEffect?, origin: Action
   ) {
@@ -559,7 +546,6 @@ nonisolated let keptCapacity = 16
 }
 
 // MARK: - Effects in flight
-
 /// The effects of one ``Store/send(_:)``, and of the actions they sent back: await or cancel them.
 /// ```swift
 /// let timer = store.send(.startTimer)
@@ -593,12 +579,13 @@ nonisolated let keptCapacity = 16
   /// dropped, and effects their actions would start do not start.
   public func cancel() {
     wasCancelled = true
-    registry?.cancel(self)
+    guard let registry else { return }
+    // NB: Its effects are found by a search: a list of them would cost each effect.
+    for (effect, _) in registry.running where effect.lineage === self { registry.cancel(effect) }
   }
 
-  /// Waits until the effects have ended; cancelling the waiting task cancels them and returns. In
-  /// a test, it waits `timeout` at most: then it fails the test at its line, naming what runs, and
-  /// cancels the effects and returns (<doc:TestingAFeature>).
+  /// Waits until the effects have ended; cancelling the waiting task cancels them and returns. In a
+  /// test, after `timeout` it fails the test at its line and cancels them (<doc:TestingAFeature>).
   /// ```swift
   /// await store.send(.refresh).finish()
   /// print(store.state.items)  // what the refresh loaded
@@ -626,7 +613,6 @@ nonisolated let keptCapacity = 16
     watchdog?.cancel()
   }
 
-  /// Cancels the effects and ends the wait of waiter `id`, if it still waits.
   func stopWaiting(_ id: Int) {
     cancel()
     if let index = waiters.firstIndex(where: { $0.id == id }) {
@@ -663,8 +649,7 @@ nonisolated let keptCapacity = 16
   /// What it contains that has not ended; `index` is its place in its parent's.
   private(set) var children: [RunningEffect] = []
   private var index = 0
-  /// Whether it is a group whose parts are still being started; its place in its registry's list
-  /// of effects in flight (-1 when not in it).
+  /// Whether it is a group still starting its parts; its index in its registry's `running`, or -1.
   fileprivate var (isOpen, slot) = (false, -1)
 
   init(
@@ -761,9 +746,8 @@ nonisolated let keptCapacity = 16
 
   deinit { for entry in running { entry.task?.cancel() } }
 
-  /// Moves on a container whose contents have all ended; its runtime overrides it.
+  /// What its runtime overrides: moving on a container that emptied, removing `effect`'s child.
   func emptied(_ container: RunningEffect) {}
-  /// Removes the child feature that `effect` is part of; its runtime overrides it.
   func dismiss(from effect: RunningEffect) {}
 
   func register(_ effect: RunningEffect) {
@@ -825,11 +809,6 @@ nonisolated let keptCapacity = 16
     }
   }
 
-  /// Cancels every effect in flight in `lineage`, found by a search: a list would cost each effect.
-  func cancel(_ lineage: StoreTask) {
-    for (effect, _) in running where effect.lineage === lineage { cancel(effect) }
-  }
-
   /// Cancels every effect under `id`, but those enclosing `container` (not what else they contain).
   func cancel(_ id: EffectID, sparing container: RunningEffect?) {
     // NB: Over a copy, as cancelling one unregisters it.
@@ -853,9 +832,7 @@ nonisolated let keptCapacity = 16
 }
 
 // MARK: - Beyond the core
-
 // MARK: - Mapping effects
-
 extension Effect {
   /// The same work, under the same ids, sending `transform(action)` for each `action`.
   /// ```swift
@@ -911,7 +888,6 @@ extension Effect {
   }
 
   // MARK: - Time
-
   /// This effect after a pause of `duration` on `clock`, all cancellable under `id` with
   /// `cancelInFlight: true`: a newer debounced effect replaces it, paused or working. Cancelled in
   /// either, it counts as cancelled (``StoreTask/isCancelled``, <doc:EffectsAndCancellation>).
@@ -943,7 +919,6 @@ extension Effect {
 }
 
 // MARK: - Reporting
-
 /// Where MiniRedux reports misuse, uncaught errors and failing test steps; its tests replace it.
 nonisolated let miniReduxReporter = TaskLocal(wrappedValue: Reporter())
 
@@ -977,7 +952,6 @@ nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Se
 
 /// Marks the main queue, so that code can tell it runs there, on the main actor.
 nonisolated func isMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
-
 nonisolated private let mainQueueKey = {
   let key = DispatchSpecificKey<Bool>()
   DispatchQueue.main.setSpecific(key: key, value: true)
@@ -985,7 +959,6 @@ nonisolated private let mainQueueKey = {
 }()
 
 // MARK: - Child features: their places, and ending their effects with them
-
 // `scope`, `ifLet` and `forEach` run a child's effects under its place's id, and rename the ids
 // inside into it; a place tells the root store whether its child is there, and how to remove it.
 
@@ -994,7 +967,7 @@ final class Place<State>: EffectID, @unchecked Sendable {
   /// Where the child is: its embedding (a key path, with the places it is inside), and its key.
   let embedding: AnyHashable, key: AnyHashable
   /// Which keys of `embedding` a state holds (closures, as only the embedding knows the way), and
-  /// how to remove the child from a state, for `.dismiss` (`nil` where dismissing goes further out).
+  /// how `.dismiss` removes the child from a state (`nil` where dismissing goes further out).
   let (keys, remove): ((State) -> (AnyHashable) -> Bool, ((inout State) -> Void)?)
 
   init(
@@ -1016,11 +989,10 @@ final class Place<State>: EffectID, @unchecked Sendable {
 }
 
 extension Effect {
-  /// An effect that removes the child feature whose reducer returns it: the state that
-  /// ``Reduce/ifLet(_:action:extract:child:)-(_,_,_,Reducer<ChildState,ChildAction>)`` embeds
-  /// becomes `nil`, the element that `forEach` embeds leaves its collection, and the child's
-  /// effects end: at once, or after a concatenation's step, once that step has ended; from a
-  /// `.run`, use ``Send/dismiss()`` (<doc:NavigationAndChildFeatures>).
+  /// An effect that removes the child feature whose reducer returns it: the state `ifLet` embeds
+  /// becomes `nil`, the element `forEach` embeds leaves its collection, and the child's effects
+  /// end, at once or once a concatenation's step has ended; from a `.run`, use ``Send/dismiss()``
+  /// (<doc:NavigationAndChildFeatures>).
   /// ```swift
   /// case .closeTapped:
   ///   return .dismiss
@@ -1131,7 +1103,6 @@ extension Reduce {
 nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 
 // MARK: - Testing
-
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
   /// Records `message` as a failure of the running test at `location`, with Swift Testing or
   /// XCTest found at run time, so that an app links neither; `false` if no test runs here. With
@@ -1215,8 +1186,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     dlsym(dlopen(nil, RTLD_NOW), name)
   }
 
-  /// Makes the process exit with status 1 at its end, once a report `fails` (a test tool's,
-  /// outside a test).
+  /// Makes the process exit with status 1 at its end, once a report `fails` (a test tool's).
   nonisolated private let failingAtExit: Void = {
     atexit {
       #if canImport(Musl)
@@ -1234,7 +1204,6 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 #endif
 
 // MARK: - Combine
-
 #if canImport(Combine)
   extension Effect {
     /// An effect sending each value `createPublisher()` emits, until it completes or is cancelled.

@@ -27,8 +27,7 @@ import Observation
 public typealias Reducer<State, Action: Sendable> =
   @MainActor (inout State, Action) -> Effect<Action>
 
-/// The runtime of a feature: it holds the state, reduces the actions you send, and runs the
-/// effects the reducer returns.
+/// The runtime of a feature: it holds the state, reduces the actions you send, runs their effects.
 ///
 /// A store does everything on the main actor, one action at a time, in the order sent
 /// (<doc:Guarantees>); it is `Observable`, and an `ObservableObject` where Combine exists.
@@ -188,8 +187,7 @@ public typealias Reducer<State, Action: Sendable> =
   func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription
 }
 
-/// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener, on a
-/// root or a scoped store alike.
+/// A subscription made with ``Store/subscribe(_:)``; dropping it does not stop the listener.
 /// ```swift
 /// let subscription = store.subscribe { state in print(state.count) }
 /// subscription.cancel()  // the listener is not called again
@@ -201,9 +199,7 @@ public struct StoreSubscription: Sendable {
 }
 
 // MARK: - Beyond the core
-
 // MARK: - Scoped stores and observation
-
 extension Store {
   /// A store of a child feature that reads and sends through this one, and tells its observers of
   /// a `send` only if its state changed (`!=`); `toChildState` runs after every `send` while the
@@ -288,7 +284,6 @@ extension Store {
     return value
   }
 
-  /// Marks `state` as read, for Observation.
   func observeState() {
     (isObserved, isStateObserved) = (true, true)
     registrar.access(self, keyPath: stateKeyPath)
@@ -311,7 +306,6 @@ extension Store {
       (keyPath, token, false, (Value.self as? any Equatable.Type).map { changed($0) } ?? { true }))
     return observed.count - 1
   }
-
   private subscript(observed index: Int) -> Int { index }
 
   /// Tells Observation of `state`, and of each property the new state changed, if read since.
@@ -334,7 +328,6 @@ extension Store {
   }
 }
 
-/// A scoped store's way to its state and its actions: through its parent.
 @MainActor
 final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Sendable>: StoreCore {
   // NB: Strongly: a scoped store keeps its parent alive, never the other way.
@@ -386,7 +379,6 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
 }
 
 // MARK: - Child features
-
 extension Store {
   /// Creates a store of a feature whose reducer is a ``Reduce`` value, as
   /// ``init(initialState:initialAction:_:context:)-(_,_,Reducer<State,Action>,_)`` does.
@@ -798,7 +790,6 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
 }
 
 // MARK: - Navigation stacks
-
 /// The screens of a navigation stack, bottom first, each with an id given when it is pushed,
 /// which no other screen ever gets: what ``Reduce/forEach(_:action:extract:child:)-(_,_,_,Reducer<Screen,ChildAction>)``
 /// embeds, with an action case such as `path(id: Int, Path.Action)`.
@@ -884,7 +875,6 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
 // NB: Synthesized: equal screens under the same ids, the ids compared first.
 extension StackState: Equatable where Element: Equatable {}
 extension StackState: Sendable where Element: Sendable {}
-
 extension StackState: CustomReflectable {
   /// Each screen under its id, as `#1`: what a failing test step's diff shows.
   public var customMirror: Mirror {
@@ -894,7 +884,6 @@ extension StackState: CustomReflectable {
 }
 
 // MARK: - Printing changes
-
 /// A reducer that runs `reducer`, then prints the action and a diff of the state it changed (`-`
 /// before, `+` after) to standard output: for an app's debug builds, and scripts.
 /// ```swift
@@ -1004,7 +993,6 @@ nonisolated private func dumpWrap(
 }
 
 // MARK: - Testing
-
 /// A store for tests: it makes you account for each change of the state, each action effects send
 /// back and each effect still running. What is not accounted for fails the step: a test records it
 /// at the step's line, and a script gets a thrown ``TestStoreFailure`` (<doc:TestingAFeature>).
@@ -1445,7 +1433,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
 }
 
 // MARK: - Time in tests
-
 /// A clock whose sleeps return at once, moving `now` on to their deadline, for a test or preview
 /// that should not wait; named so as not to clash with swift-clocks' `ImmediateClock`.
 /// ```swift
@@ -1492,8 +1479,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     now: Instant.now, nextID: 0, executors: [ObjectIdentifier: @Sendable () -> TestExecutor?](),
     sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)]()
   )
-  /// How long an advance waits for effects before it moves on without them, and where the test
-  /// fails if they outlast it.
+  /// How long an advance waits for effects that keep running, and where the test fails if they do.
   let (patience, createdAt): (Duration, StepLocation)
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
@@ -1595,7 +1581,6 @@ public final class TestClock: Clock, @unchecked Sendable {
       await advance(to: next)
     }
   }
-
 }
 
 /// Records `message` as a failure of the running test at `location`; outside a test, reports it,
@@ -1605,9 +1590,8 @@ nonisolated func reportFailure(_ message: String, at location: StepLocation) {
   miniReduxReport(message + " The process will exit with status 1.", fails: true)
 }
 
-/// Sleeps for `duration` of time in which the main actor was free: a stall (a test beside this
-/// one holding the main actor) counts a tenth of a second at most, so that it times out no test.
-/// Returns `false` if cancelled first.
+/// Sleeps `duration` of time in which the main actor was free (`false` if cancelled): a stall (a
+/// test beside this one holding the main actor) counts 100 ms at most, so it times out no test.
 @MainActor func sleep(discountingStalls duration: Duration) async -> Bool {
   var (left, last) = (duration, ContinuousClock.now)
   while left > .zero {
