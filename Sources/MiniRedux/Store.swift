@@ -1261,7 +1261,7 @@ nonisolated private func dumpWrap(
     if task.count > 0 {
       log.sent.append((task, "\(dumpLine(action)) (\(sentAt))"))
       Task { [weak log] in  // Wakes a wait when the effects end; never cancels them.
-        await task.finish()
+        await task.finish(within: nil)
         log?.wake()
       }
     }
@@ -1605,7 +1605,7 @@ nonisolated func reportFailure(_ message: String, at location: StepLocation) {
 extension StoreTask {
   /// In a test, a task that ends the wait of waiter `id` after `timeout`, failing the test at
   /// `location`; outside one, `nil`.
-  func bound(waiter id: Int, _ timeout: Duration, at location: StepLocation) -> Task<Void, Never>? {
+  func watch(waiter id: Int, _ timeout: Duration, at location: StepLocation) -> Task<Void, Never>? {
     guard recordTestIssue(nil, at: location) else { return nil }
     return Task { [weak self] in
       guard await sleep(discountingStalls: timeout), let self, count > 0 else { return }
