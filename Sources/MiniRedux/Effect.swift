@@ -1114,7 +1114,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   /// no message, it only tells whether a test runs here.
   // NB: How the functions are found, and why calling them is sound: HowItWorks, Test failures.
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool {
-    if let (test, issue, sourceLocation, comment) = testingTypes,
+    if case let (test?, issue?, sourceLocation?, comment?) = testingTypes,
       recordIssue(test, issue, sourceLocation, comment, message, location)
     {
       return true
@@ -1130,18 +1130,12 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   /// Swift Testing's types, if it is loaded; found once, as `_typeByName` searches every type.
   // NB: Sound: types, set once and only read. Cast to protocols they conform to: Swift 5 mode
   // opens no `Any.Type`.
-  nonisolated(unsafe) private let testingTypes = {
-    () -> (
-      any Hashable.Type, any CustomStringConvertible.Type, any Hashable.Type,
-      any RawRepresentable.Type
-    )? in
-    guard let test = _typeByName("7Testing4TestV") as? any Hashable.Type,
-      let issue = _typeByName("7Testing5IssueV") as? any CustomStringConvertible.Type,
-      let sourceLocation = _typeByName("7Testing14SourceLocationV") as? any Hashable.Type,
-      let comment = _typeByName("7Testing7CommentV") as? any RawRepresentable.Type
-    else { return nil }
-    return (test, issue, sourceLocation, comment)
-  }()
+  nonisolated(unsafe) private let testingTypes = (
+    _typeByName("7Testing4TestV") as? any Hashable.Type,
+    _typeByName("7Testing5IssueV") as? any CustomStringConvertible.Type,
+    _typeByName("7Testing14SourceLocationV") as? any Hashable.Type,
+    _typeByName("7Testing7CommentV") as? any RawRepresentable.Type
+  )
 
   /// XCTest's `XCTFail(_:file:line:)`, if XCTest runs this process; found once.
   // NB: Sound: an address, set once and only read.
