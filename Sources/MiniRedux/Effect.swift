@@ -620,9 +620,7 @@ nonisolated let keptCapacity = 16
 
   func stopWaiting(_ id: Int) {
     cancel()
-    if let index = waiters.firstIndex(where: { $0.id == id }) {
-      waiters.remove(at: index).continuation.resume()
-    }
+    waiters.firstIndex { $0.id == id }.map { waiters.remove(at: $0) }?.continuation.resume()
   }
 
   func leave() {

@@ -112,7 +112,6 @@ public typealias Reducer<State, Action: Sendable> =
     runtime.store = self
     if let initialAction { send(initialAction) }
   }
-
   init(core: any StoreCore<State, Action>) { self.core = core }
 
   /// Reduces `action`, then every action it causes synchronously, and starts their effects;
@@ -337,7 +336,6 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
   /// (the first one sets it): the store's observers, and each subscription, get their own.
   private let changes: @MainActor () -> @MainActor (ParentState) -> Bool
   private var isAttached = false
-
   init(
     _ parent: Store<ParentState, ParentAction>, _ toState: @escaping (ParentState) -> State,
     _ toParentAction: @escaping (Action) -> ParentAction,
@@ -817,10 +815,8 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   public init() {}
   /// A stack of `elements`, bottom first, each with a new id.
   public init(arrayLiteral elements: Element...) { append(contentsOf: elements) }
-
   public var startIndex: Int { 0 }
   public var endIndex: Int { elements.count }
-
   public subscript(position: Int) -> Element {
     get { elements[position] }
     set { elements[position] = newValue }
@@ -1383,16 +1379,13 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
     lastState = after
     wake()
   }
-
   func noteDismissal(_ state: State) where State: Equatable {
     guard let lastState, lastState != state else { return }
     record(nil, lastState, state, stackIDs: screenIDs.peek())
   }
-
   func describe(_ action: Action?) -> String {
     action.map(dumpLine) ?? "a child's dismissal of itself"
   }
-
   func wake(timedOut: Bool = false) {
     isTimedOut = isTimedOut || timedOut
     while !waiters.isEmpty { waiters.removeFirst().resume() }
@@ -1480,7 +1473,8 @@ public final class TestClock: Clock, @unchecked Sendable {
     sleepers: [Int: (deadline: Instant, wake: CheckedContinuation<Void, Never>)]()
   )
   /// How long an advance waits for effects that keep running, and where the test fails if they do.
-  let (patience, createdAt): (Duration, StepLocation)
+  @MainActor var patience = Duration.seconds(10)
+  let createdAt: StepLocation
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
   /// - Parameters:
@@ -1491,12 +1485,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   public init(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
-  ) { (patience, createdAt) = (.seconds(10), (fileID, filePath, line, column)) }
-  init(
-    patience: Duration, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column
-  ) { (self.patience, createdAt) = (patience, (fileID, filePath, line, column)) }
-
+  ) { createdAt = (fileID, filePath, line, column) }
   public var now: Instant { queue.sync { state.now } }
   public var minimumResolution: Duration { .zero }
 
@@ -1583,8 +1572,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   }
 }
 
-/// Records `message` as a failure of the running test at `location`; outside a test, reports it,
-/// and the process will exit with status 1.
+/// Records `message` as the running test's failure at `location`; elsewhere, reports it, to fail.
 nonisolated func reportFailure(_ message: String, at location: StepLocation) {
   guard !miniReduxReporter.get().recordIssue(message, location) else { return }
   miniReduxReport(message + " The process will exit with status 1.", fails: true)
@@ -1596,15 +1584,13 @@ nonisolated func reportFailure(_ message: String, at location: StepLocation) {
   var (left, last) = (duration, ContinuousClock.now)
   while left > .zero {
     guard (try? await Task.sleep(for: min(left, .milliseconds(100)))) != nil else { return false }
-    let now = ContinuousClock.now
-    (left, last) = (left - min(now - last, .milliseconds(100)), now)
+    (left, last) = (left - min(.now - last, .milliseconds(100)), .now)
   }
   return true
 }
 
 extension StoreTask {
-  /// In a test, a task that ends the wait of waiter `id` after `timeout`, failing the test at
-  /// `location`; outside one, `nil`.
+  /// In a test, a task that ends waiter `id`'s wait after `timeout`, failing at `location`.
   func watch(waiter id: Int, _ timeout: Duration, at location: StepLocation) -> Task<Void, Never>? {
     guard recordTestIssue(nil, at: location) else { return nil }
     return Task { [weak self] in

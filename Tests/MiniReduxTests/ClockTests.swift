@@ -134,7 +134,8 @@ struct ClockTests {
   @Test("advance moves time on, and reports, when an effect keeps running instead of waiting")
   func effectThatKeepsRunning() async throws {
     // Given: an effect that sleeps on the clock once, then keeps its executor busy.
-    let clock = TestClock(patience: .milliseconds(200))
+    let clock = TestClock()
+    clock.patience = .milliseconds(200)
     let stop = Locked(false)
     let store = TestStore(initialState: 0) { (_: inout Int, _: Bool) in
       .run { _ in
@@ -228,7 +229,8 @@ struct ClockTests {
 
   @Test("run() reports a timer that never stops, after its patience, and returns")
   func runReportsEndlessTimer() async throws {
-    let clock = TestClock(patience: .milliseconds(100))
+    let clock = TestClock()
+    clock.patience = .milliseconds(100)
     let store = TestStore(initialState: Ticking.State(), Ticking.reducer(clock: clock))
     store.exhaustivity = .off
     store.timeout = patience

@@ -775,7 +775,8 @@ struct TestStoreRecordingTests {
   @Test("a TestClock whose timer never stops fails the test at the line that made the clock")
   func endlessTimerIsRecordedWhereTheClockWasMade() async throws {
     let line = #line + 1
-    let clock = TestClock(patience: .milliseconds(100))
+    let clock = TestClock()
+    clock.patience = .milliseconds(100)
     let store = TestStore(initialState: Ticking.State(), Ticking.reducer(clock: clock))
     store.exhaustivity = .off
     store.timeout = patience
