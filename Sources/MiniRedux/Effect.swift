@@ -600,15 +600,10 @@ nonisolated let keptCapacity = 16
     timeout: Duration = .seconds(10), fileID: StaticString = #fileID,
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async {
-    await finish(within: (timeout, (fileID, filePath, line, column)))
-  }
-
-  /// Waits until the effects have ended; in a test, for the bound's duration at most, if any.
-  func finish(within bound: (Duration, StepLocation)?) async {
     guard count > 0 else { return }
     let id = (nextWaiterID, nextWaiterID += 1).0
     // NB: The one way in for the layer of testing: a test's wait is bounded.
-    let watchdog = bound.flatMap { watch(waiter: id, $0, at: $1) }
+    let watchdog = watch(waiter: id, timeout, at: (fileID, filePath, line, column))
     await withTaskCancellationHandler {
       // NB: Unsafe (HowItWorks' table); sound, as each is in `waiters` once, until resumed.
       await withUnsafeContinuation { waiters.append((id, $0)) }

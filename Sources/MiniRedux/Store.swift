@@ -1257,7 +1257,7 @@ nonisolated private func dumpWrap(
     if task.count > 0 {
       log.sent.append((task, "\(dumpLine(action)) (\(sentAt))"))
       Task { [weak log] in  // Wakes a wait when the effects end; never cancels them.
-        await task.finish(within: nil)
+        await task.finish(timeout: .seconds(Int64.max / 4))
         log?.wake()
       }
     }
