@@ -322,8 +322,9 @@ extension Store {
   }
 
   func notifyScopes() {
-    // NB: `notify()` first, so that every scope hears, in order, before the released ones go.
-    if scopes.reduce(false, { !$1.notify() || $0 }) { scopes.removeAll { !$0.isAlive() } }
+    var released = false
+    for scope in scopes where !scope.notify() { released = true }
+    if released { scopes.removeAll { !$0.isAlive() } }
   }
 }
 
