@@ -248,7 +248,9 @@ struct IDTests {
     let finished = Recorder<Int>()
     func waiter(_ index: Int) -> Task<Void, Never> {
       Task { @MainActor in
-        await task.finish()
+        // NB: Past the ten seconds of a test's bound: the test yields hundreds of times, each a
+        // turn of every test on the main actor, which under a sanitizer takes that long.
+        await task.finish(timeout: patience)
         finished.append(index)
       }
     }
