@@ -613,16 +613,16 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
     nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
-    let (parent, extract) = (reduce, extract ?? Self.extract { embed($0.0, $0.1) })
-    func find(_ id: ID, in rows: Rows, from start: Rows.Index? = nil) -> Rows.Index? {
-      rows.indices[(start ?? rows.startIndex)...].first { idAt(rows, $0) == id }
-    }
+    let (parent, extract, rows) = (
+      reduce, extract ?? Self.extract { embed($0.0, $0.1) }, RowIndex(idAt)
+    )
     return Self { state, action in
       guard let (id, childAction) = extract(action) else { return parent(&state, action) }
-      guard let index = find(id, in: state[keyPath: path]) else {
+      var isCurrent = false
+      guard let index = rows.find(id, in: state[keyPath: path], isCurrent: &isCurrent) else {
         return Self.drop(action, "\(path) has no element with id \(id)")
       }
-      if find(id, in: state[keyPath: path], from: state[keyPath: path].index(after: index)) != nil {
+      if rows.isShared(id, in: state[keyPath: path], after: index) {
         miniReduxReport(
           "MiniRedux: \(path) holds more than one element with id \(id); the action for it went "
             + "to the first. Give each element an id of its own, such as a UUID or a counter.")
@@ -633,12 +633,9 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
         return parent(&state, action)
       }
       let key = idAt(state[keyPath: path], index)
-      // NB: Where it was first, found with no search while no row moves: n for n rows, not n·n.
       let place = { (state: State) -> Rows.Index? in
-        let rows = state[keyPath: path]
-        // NB: Only an `Int` is safe to compare to another collection's index (a Dictionary traps).
-        return index is Int && index >= rows.startIndex && index < rows.endIndex
-          && idAt(rows, index) == key ? index : rows.indices.first { idAt(rows, $0) == key }
+        var isCurrent = false
+        return rows.find(key, in: state[keyPath: path], isCurrent: &isCurrent)
       }
       return .merge(
         Self.embed(
@@ -646,9 +643,10 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
           child: { state in place(state).map { state[keyPath: path][$0] } },
           modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
           keys: { state in
-            let rows = state[keyPath: path]
-            // NB: A set of the rows' keys, made once per look: n + k, not n·k.
-            return Set(rows.indices.map { AnyHashable(idAt(rows, $0)) }).contains
+            // NB: One look at the rows, which rebuilds the index at most once for all its keys.
+            let all = state[keyPath: path]
+            var isCurrent = false
+            return { rows.find($0 as! ID, in: all, isCurrent: &isCurrent) != nil }
           },
           remove: { state in
             guard let row = place(state), !remove(&state[keyPath: path], row) else { return }
@@ -786,6 +784,71 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   child: @escaping Reducer<Rows.Element, ChildAction>
 ) -> Reducer<State, Action> where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
   Reduce(parent).forEach(path, action: embed, extract: toChildAction, child: child).reduce
+}
+
+/// How `forEach` finds a row by id in O(1) expected time: by key in a dictionary's values, else
+/// in an index of the first row with each id, which the reducer keeps for the stores that run it.
+/// Where indices are `Int`s, a lookup checks the row the index names, and adds appended rows; a row
+/// that moved, or rows removed, rebuild it (each lookup, in other collections).
+@MainActor @usableFromInline final class RowIndex<Rows: Collection, ID: Hashable> {
+  // NB: Sound: set once, and called only on the main actor.
+  nonisolated(unsafe) let idAt: (Rows, Rows.Index) -> ID
+  /// The first index of each id in the first `indexed` rows, and the ids that rows share.
+  private var (first, shared, indexed) = ([ID: Rows.Index](), Set<ID>(), 0)
+
+  @usableFromInline nonisolated init(_ idAt: @escaping (Rows, Rows.Index) -> ID) {
+    self.idAt = idAt
+  }
+
+  /// The first row with `id`; `isCurrent` tells that the index was rebuilt for these `rows`.
+  @usableFromInline func find(_ id: ID, in rows: Rows, isCurrent: inout Bool) -> Rows.Index? {
+    typealias Keyed = [ID: Rows.Element]
+    // NB: Sound: a dictionary and its values are frozen structs of one stored property, the same.
+    if Rows.self == Keyed.Values.self,
+      let index = unsafeBitCast(rows, to: Keyed.self).index(forKey: id) as? Rows.Index,
+      idAt(rows, index) == id
+    {
+      return index
+    }
+    if !isCurrent, Rows.Index.self == Int.self, rows.count >= indexed {
+      add(rows, from: rows.index(rows.startIndex, offsetBy: indexed))
+      if let index = first[id], holds(rows, id, at: index) { return index }
+    }
+    if !isCurrent {
+      (first, shared, indexed, isCurrent) = ([:], [], 0, true)
+      add(rows, from: rows.startIndex)
+    }
+    return first[id]
+  }
+
+  /// Whether a row after `index` has `id` too, as the index found when it added them.
+  @usableFromInline func isShared(_ id: ID, in rows: Rows, after index: Rows.Index) -> Bool {
+    if shared.contains(id),
+      !rows.indices[index...].dropFirst().contains(where: { idAt(rows, $0) == id })
+    {
+      shared.remove(id)
+    }
+    return shared.contains(id)
+  }
+
+  private func add(_ rows: Rows, from start: Rows.Index) {
+    for index in rows.indices[start...] {
+      let id = idAt(rows, index)
+      // NB: In other collections, the index is only ever added to at once, so every entry holds.
+      if let other = first[id], Rows.Index.self != Int.self || holds(rows, id, at: other) {
+        shared.insert(id)
+      } else {
+        first[id] = index
+      }
+    }
+    indexed = rows.count
+  }
+
+  // NB: Only an `Int` is safe to compare to another collection's index (a Dictionary traps).
+  private func holds(_ rows: Rows, _ id: ID, at index: Rows.Index) -> Bool {
+    Rows.Index.self == Int.self && index >= rows.startIndex && index < rows.endIndex
+      && idAt(rows, index) == id
+  }
 }
 
 // MARK: - Navigation stacks

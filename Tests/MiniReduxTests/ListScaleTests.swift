@@ -1,0 +1,177 @@
+import Testing
+
+@testable import MiniRedux
+
+/// A list whose rows count the reads of their ids: the work of finding rows.
+private enum Listing {
+  @MainActor static var idReads = 0
+
+  struct Row: Identifiable, Equatable {
+    var key: Int
+    var taps = 0
+    var id: Int {
+      MainActor.assumeIsolated { Listing.idReads += 1 }
+      return key
+    }
+  }
+  enum RowAction: Equatable, Sendable { case tap, listen }
+  enum Action: Equatable, Sendable { case row(Int, RowAction), other, clear }
+  struct State: Equatable {
+    var rows: [Row]
+    var byID: [Int: Row] = [:]
+    var others = 0
+  }
+
+  static func row(_ row: inout Row, _ action: RowAction) -> Effect<RowAction> {
+    guard action == .listen else {
+      row.taps += 1
+      return .none
+    }
+    return .run { _ in await untilCancelled() }
+  }
+
+  static func reducer(keyed: Bool) -> Reduce<State, Action> {
+    let core = Reduce<State, Action> { state, action in
+      switch action {
+      case .other: state.others += 1
+      case .clear: (state.rows, state.byID) = ([], [:])
+      case .row: break
+      }
+      return .none
+    }
+    return keyed
+      ? core.forEach(\.byID.values, action: Action.row, child: row)
+      : core.forEach(\.rows, action: Action.row, child: row)
+  }
+}
+
+@MainActor
+@Suite("Lists at any size: a send reads as many ids at 100,000 rows as at 1,000")
+struct ListScaleTests {
+  /// The ids read by 20 sends, half a row's action and half the parent's, once `running` rows
+  /// run an effect; then the rows are cleared, and the effects must end with them.
+  func reads(rows count: Int, running: Int, keyed: Bool) async -> Int {
+    let rows = (0..<count).map { Listing.Row(key: $0) }
+    let state = Listing.State(
+      rows: keyed ? [] : rows,
+      byID: keyed ? Dictionary(uniqueKeysWithValues: rows.map { ($0.key, $0) }) : [:])
+    let store = Store(asInApp: state, Listing.reducer(keyed: keyed).reduce)
+    let effects = (0..<running).map { store.send(.row($0 * count / running, .listen)) }
+    store.send(.row(count / 2, .tap))
+    Listing.idReads = 0
+    for step in 0..<10 {
+      store.send(.row(count / 3 + step, .tap))
+      store.send(.other)
+    }
+    let reads = Listing.idReads
+    store.send(.clear)
+    #expect(await finished(effects))
+    #expect(effects.allSatisfy { $0.isCancelled })
+    return reads
+  }
+
+  @Test(
+    "an Array, and a dictionary's values, with 0 and with 100 rows running an effect",
+    arguments: [false, true])
+  func sameReadsAtAnySize(keyed: Bool) async {
+    for running in [0, 100] {
+      let (small, large) = (
+        await reads(rows: 1_000, running: running, keyed: keyed),
+        await reads(rows: 100_000, running: running, keyed: keyed)
+      )
+      #expect(
+        large <= 2 * small,
+        "\(small) ids read at 1,000 rows, \(large) at 100,000 (\(running) running)")
+    }
+  }
+}
+
+/// Rows edited every way a reducer can, with each row's action checked against a linear search.
+private enum Edited {
+  struct Row: Identifiable, Equatable {
+    var id: Int
+    var taps = 0
+  }
+  enum Edit: Equatable, Sendable {
+    case insert(Int, id: Int), remove(Int), replace(Int, id: Int), swap(Int, Int)
+  }
+  enum Action: Equatable, Sendable { case edit(Edit), row(Int, Bool) }
+
+  static func apply(_ edit: Edit, to rows: inout [Row]) {
+    switch edit {
+    case .insert(let index, let id): rows.insert(Row(id: id), at: index)
+    case .remove(let index): rows.remove(at: index)
+    case .replace(let index, let id): rows[index] = Row(id: id)
+    case .swap(let first, let second): rows.swapAt(first, second)
+    }
+  }
+
+  static let reducer = Reduce<[Row], Action> { rows, action in
+    if case .edit(let edit) = action { apply(edit, to: &rows) }
+    return .none
+  }
+  .forEach(\.self, action: Action.row) { row, isTap in
+    row.taps += isTap ? 1 : 0
+    return isTap ? .none : .run { _ in await untilCancelled() }
+  }
+}
+
+@MainActor
+@Suite("Lists at any size: rows found by id as a search from the start finds them")
+struct ListIndexTests {
+  @Test(
+    "random edits, two stores sharing one reducer: actions reach their rows, effects end with them")
+  func actionsReachTheFirstRow() async {
+    var random = SplitMix64(seed: 39)
+    let rows = (0..<20).map { Edited.Row(id: $0) }
+    var models = [rows, rows.reversed()]
+    let stores = models.map { Store(asInApp: $0, Edited.reducer.reduce) }
+    var (nextID, listening) = (100, [[Int: Int]](repeating: [:], count: 2))
+    for step in 0..<4_000 {
+      let which = random.below(2)
+      var rows = models[which]
+      let action: Edited.Action
+      switch random.below(6) {
+      case 0 where !rows.isEmpty: action = .edit(.remove(random.below(rows.count)))
+      case 1 where !rows.isEmpty:
+        nextID += 1
+        action = .edit(.replace(random.below(rows.count), id: nextID))
+      case 2 where rows.count > 1:
+        action = .edit(.swap(random.below(rows.count), random.below(rows.count)))
+      case 3:
+        // NB: Now and then an id a row already has: an action for it must reach the first.
+        let shared = !rows.isEmpty && random.chance(20)
+        nextID += shared ? 0 : 1
+        let id = shared ? rows[random.below(rows.count)].id : nextID
+        action = .edit(.insert(random.below(rows.count + 1), id: id))
+      default:
+        let id = rows.isEmpty || random.chance(10) ? -1 : rows[random.below(rows.count)].id
+        action = .row(id, random.chance(80))
+      }
+      switch action {
+      case .edit(let edit): Edited.apply(edit, to: &rows)
+      case .row(let id, let isTap):
+        guard let index = rows.firstIndex(where: { $0.id == id }) else { break }
+        if isTap { rows[index].taps += 1 } else { listening[which][id, default: 0] += 1 }
+      }
+      listening[which] = listening[which].filter { id, _ in rows.contains { $0.id == id } }
+      let ((), reports) = await capturingReports { stores[which].send(action) }
+      // NB: An id two rows share is misuse: its action reaches one of them, reported when seen.
+      let isShared = rows.filter { $0.id == action.id }.count > 1
+      #expect(isShared || stores[which].state == rows, "step \(step): \(action)")
+      #expect(isShared || !reports.contains { $0.contains("more than one") }, "step \(step)")
+      #expect(
+        stores[which].snapshot.effects == listening[which].values.reduce(0, +), "step \(step)")
+      models[which] = stores[which].state
+      if !isShared, stores[which].state != rows { return }
+    }
+    for store in stores {
+      while !store.state.isEmpty { store.send(.edit(.remove(0))) }
+      #expect(store.snapshot.effects == 0)
+    }
+  }
+}
+
+extension Edited.Action {
+  fileprivate var id: Int? { if case .row(let id, _) = self { id } else { nil } }
+}
