@@ -955,13 +955,23 @@ extension StackState: CustomReflectable {
 /// // +   count: 1
 /// //   )
 /// ```
+/// To keep what it prints, as a test of a logger does, pass `to:` a closure:
+/// ```swift
+/// var log: [String] = []
+/// let logged = Store(initialState: Counter.State(), printChanges(Counter.reduce) { log.append($0) })
+/// ```
+/// - Parameters:
+///   - reducer: The reducer to run.
+///   - write: Where each action's text goes, with no final newline; by default, standard output.
+/// - Returns: A reducer that runs `reducer` and writes what it changed.
 public func printChanges<State, Action>(
-  _ reducer: @escaping Reducer<State, Action>
+  _ reducer: @escaping Reducer<State, Action>,
+  to write: @escaping @MainActor (String) -> Void = { print($0) }
 ) -> Reducer<State, Action> {
   { state, action in
     let (before, effect, after) = (dumpLines(state), reducer(&state, action), dumpLines(state))
     let change = before == after ? " (no change)" : "\n" + dumpDiff(before, after)
-    print("received \(dumpLine(action))" + change)
+    write("received \(dumpLine(action))" + change)
     return effect
   }
 }

@@ -380,6 +380,24 @@ struct VisibilityTests {
 
         """)
   }
+
+  @Test("printChanges(to:) writes each action's text where it is told, and prints nothing")
+  func printChangesTo() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      await MainActor.run {
+        var log: [String] = []
+        let reduce: Reducer<Int, Int> = { state, action in
+          state += action
+          return .none
+        }
+        let store = Store(initialState: 0, MiniRedux.printChanges(reduce) { log.append($0) })
+        store.send(2)
+        store.send(0)
+        guard log == ["received 2\n- 0\n+ 2", "received 0 (no change)"] else { exit(1) }
+      }
+    }
+    #expect(result?.standardOutputContent.isEmpty == true)
+  }
 }
 
 /// A task-local value, as swift-dependencies keeps its overrides.
