@@ -175,6 +175,141 @@ struct NestedEffectTests {
   }
 }
 
+@MainActor
+@Suite("Composition: a concatenation inside a concatenation")
+struct ConcatenationGroupingTests {
+  /// The three ways to group a concatenation of three steps.
+  enum Grouping: String, CaseIterable, Sendable {
+    case flat, left, right
+
+    func concatenate(_ a: Effect<Event>, _ b: Effect<Event>, _ c: Effect<Event>) -> Effect<Event> {
+      switch self {
+      case .flat: .concatenate(a, b, c)
+      case .left: .concatenate(.concatenate(a, b), c)
+      case .right: .concatenate(a, .concatenate(b, c))
+      }
+    }
+  }
+
+  /// How a concatenation whose last step waits at a gate ends: it finishes, or, while that step
+  /// waits, an id around the whole, the send's task, or the step's own id cancels it.
+  enum Ending: String, CaseIterable, Sendable {
+    case finishes, cancelledByOuterID, cancelledByTask, lastStepCancelledByItsID
+  }
+
+  enum Step { case whole, last, inner }
+
+  /// What a send came to: the actions reduced, the effects in flight while its last step waited,
+  /// and whether its task counts as cancelled.
+  struct Outcome: Equatable {
+    var log: [String]
+    var inFlight: Int
+    var isCancelled: Bool
+  }
+
+  /// Sends `.a`, `.b`, then a run that waits at a gate and sends `.c`, grouped as `grouping`,
+  /// under an id around the whole, and ends it as `ending` says.
+  static func outcome(_ grouping: Grouping, _ ending: Ending) async -> Outcome {
+    let (store, gate) = (makeStore(), Gate())
+    defer { gate.open() }
+    let last = Effect<Event>.run { send in
+      await gate.wait()
+      await send(.log("c"))
+    }
+    let task = store.send(
+      .start(
+        grouping.concatenate(.send(.log("a")), .send(.log("b")), last.cancellable(id: Step.last))
+          .cancellable(id: Step.whole)))
+    let inFlight = store.snapshot.effects
+    switch ending {
+    case .finishes: break
+    case .cancelledByOuterID: store.send(.start(.cancel(id: Step.whole)))
+    case .cancelledByTask: task.cancel()
+    case .lastStepCancelledByItsID: store.send(.start(.cancel(id: Step.last)))
+    }
+    gate.open()
+    await finished(task)
+    #expect(store.snapshot.effects == 0 && store.snapshot.ids == 0)
+    return Outcome(log: store.state, inFlight: inFlight, isCancelled: task.isCancelled)
+  }
+
+  @Test(
+    "a step that is a concatenation is spread: grouped either way, it runs as the flat one",
+    arguments: Grouping.allCases, Ending.allCases)
+  func groupingIsInvisible(_ grouping: Grouping, _ ending: Ending) async {
+    // Given: the flat concatenation's outcome, two effects in flight while its last step waits
+    // (the concatenation and its run) and, once cancelled, no effect finished.
+    let flat = await Self.outcome(.flat, ending)
+    #expect(flat.inFlight == 2)
+    switch ending {
+    case .finishes:
+      #expect(flat == Outcome(log: ["start", "a", "b", "c"], inFlight: 2, isCancelled: false))
+    case .cancelledByOuterID:
+      #expect(flat == Outcome(log: ["start", "a", "b", "start"], inFlight: 2, isCancelled: true))
+    case .cancelledByTask:
+      #expect(flat == Outcome(log: ["start", "a", "b"], inFlight: 2, isCancelled: true))
+    case .lastStepCancelledByItsID:
+      #expect(flat.log == ["start", "a", "b", "start"])
+    }
+
+    // When: the same steps, grouped. Then: the same actions, effects and cancellation: the inner
+    // concatenation is no effect of its own, and its end is no effect finishing.
+    let grouped = await Self.outcome(grouping, ending)
+    #expect(grouped == flat, "\(grouping), \(ending)")
+  }
+
+  @Test("a concatenation under an id is one step, and an effect: its id ends it, the outer goes on")
+  func concatenationUnderAnIDIsOneStep() async {
+    // Given: a step that is a concatenation under an id, whose first step waits at a gate.
+    let (store, gate) = (makeStore(), Gate())
+    defer { gate.open() }
+    let waits = Effect<Event>.run { send in
+      await gate.wait()
+      await send(.log("a"))
+    }
+    let task = store.send(
+      .start(
+        .concatenate(
+          .concatenate(waits, .send(.log("b"))).cancellable(id: Step.inner), .send(.log("c")))))
+
+    // Then: it is not spread: the outer concatenation, the inner one and its run are in flight.
+    #expect(store.snapshot.effects == 3)
+
+    // When: its id is cancelled.
+    store.send(.start(.cancel(id: Step.inner)))
+    gate.open()
+    await finished(task)
+
+    // Then: its step not yet started never started; the outer concatenation went on to `.c`.
+    #expect(store.state == ["start", "start", "c"])
+    #expect(store.snapshot.effects == 0 && store.snapshot.ids == 0)
+  }
+
+  @Test("a concatenation under an id, as a step, that ends uncancelled is an effect finishing")
+  func concatenationUnderAnIDCountsAsFinishing() async {
+    for isWrapped in [false, true] {
+      // Given: a first step of two `.send`s, a concatenation, under an id of its own or not; then
+      // a run that waits until cancelled.
+      let store = makeStore()
+      let sends = Effect<Event>.concatenate(.send(.log("a")), .send(.log("b")))
+      let task = store.send(
+        .start(
+          .concatenate(
+            isWrapped ? sends.cancellable(id: Step.inner) : sends,
+            .run { _ in await untilCancelled() }
+          ).cancellable(id: Step.whole)))
+
+      // When: the id around the whole is cancelled while the run waits.
+      store.send(.start(.cancel(id: Step.whole)))
+      await finished(task)
+
+      // Then: spread, no effect finished; under its id, the first step was one, and finished.
+      #expect(store.state == ["start", "a", "b", "start"], "wrapped: \(isWrapped)")
+      #expect(task.isCancelled == !isWrapped, "wrapped: \(isWrapped)")
+    }
+  }
+}
+
 // The rules for steps that are empty, that cancel the concatenation they belong to, that cancel
 // their siblings in flight, and for a `.cancel(id:)` returned in a cancelled task.
 

@@ -727,3 +727,270 @@ struct SplitViewTests {
     #expect(store.snapshot.ids == 0)
   }
 }
+
+/// A child that changes who it is from its own reducer, as TCA's `resetIdentity` does: each load
+/// waits (at a gate, or on a clock), then tells what it loaded for the id it started under.
+enum Renaming {
+  struct State: Equatable, Identifiable {
+    var id = 0
+    var loaded: [String] = []
+  }
+  enum Action: Equatable, Sendable {
+    case load, rename(Int), renameAndLoad(Int)
+    case loaded(String)
+  }
+
+  static func reducer(wait: @escaping @Sendable () async throws -> Void) -> Reducer<State, Action> {
+    { state, action in
+      let load = { (id: Int) in
+        Effect<Action>.run { send in
+          try await wait()
+          await send(.loaded("for \(id)"))
+        }
+      }
+      switch action {
+      case .load:
+        return load(state.id)
+      case .rename(let id):
+        state.id = id
+        return .none
+      case .renameAndLoad(let id):
+        state.id = id
+        return load(id)
+      case .loaded(let what):
+        state.loaded.append(what)
+        return .none
+      }
+    }
+  }
+
+  /// A sheet of `Renaming`, embedded with `ifLet`.
+  struct Sheet: Equatable { var child: State? = State() }
+  enum SheetAction: Equatable, Sendable { case child(Action) }
+
+  @MainActor static func sheet(_ gate: Gate) -> Store<Sheet, SheetAction> {
+    Store(
+      initialState: Sheet(),
+      Reduce<Sheet, SheetAction> { _, _ in .none }
+        .ifLet(\.child, action: SheetAction.child, child: reducer { await gate.wait() }))
+  }
+}
+
+@MainActor
+@Suite("Child features: a child that changes its own id or case is another child")
+struct IdentityChangeTests {
+  @Test("an ifLet child that changes its own id ends its earlier effects in that send, as in TCA")
+  func ownIDChangeEndsEarlierEffects() async {
+    // Given: a load started under id 0.
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Renaming.sheet(gate)
+    let load = store.send(.child(.load))
+    #expect(store.snapshot.effects == 1)
+
+    // When: the child gives itself id 1, in its own reducer.
+    store.send(.child(.rename(1)))
+
+    // Then: the load ended in that send; what it sends once the gate opens is dropped.
+    #expect(store.snapshot.effects == 0)
+    #expect(store.snapshot.ids == 0)
+    gate.open()
+    await finished(load)
+    #expect(load.isCancelled)
+    #expect(store.state.child == Renaming.State(id: 1))
+  }
+
+  @Test("what a child returns with its new id belongs to that id: it runs, and ends when it goes")
+  func effectsReturnedWithTheChangeBelongToTheNewID() async {
+    // Given: a load started under id 0.
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Renaming.sheet(gate)
+    let underZero = store.send(.child(.load))
+
+    // When: the child gives itself id 1 and loads in the same reduction, then id 2 and loads.
+    let underOne = store.send(.child(.renameAndLoad(1)))
+    #expect(store.snapshot.effects == 1)
+    let underTwo = store.send(.child(.renameAndLoad(2)))
+    #expect(store.snapshot.effects == 1)
+    gate.open()
+    await finished(underZero, underOne, underTwo)
+
+    // Then: each change ended the loads of the id before it, and only the last load delivered.
+    #expect(underZero.isCancelled)
+    #expect(underOne.isCancelled)
+    #expect(!underTwo.isCancelled)
+    #expect(store.state.child == Renaming.State(id: 2, loaded: ["for 2"]))
+    #expect(store.snapshot.effects == 0 && store.snapshot.ids == 0)
+  }
+
+  @Test("a destination whose case's value changes its own id loses its earlier effects, as in TCA")
+  func destinationEnumIdentityChange() async throws {
+    // TCA's `testPresentation_DestinationEnum_IdentityChange`, ported: an `ifLet` destination,
+    // an enum whose cases are added with `scope`, each holding an `Identifiable` child.
+    enum Destination: Equatable {
+      case child1(Renaming.State)
+      case child2(Renaming.State)
+    }
+    enum DestinationAction: Equatable, Sendable {
+      case child1(Renaming.Action)
+      case child2(Renaming.Action)
+    }
+    struct State: Equatable { var destination: Destination? }
+    enum Action: Equatable, Sendable {
+      case presentChild1, presentChild2
+      case destination(DestinationAction)
+    }
+    let clock = TestClock()
+    let child = Renaming.reducer { try await clock.sleep(for: .seconds(1)) }
+    let reducer = Reduce<State, Action> { state, action in
+      switch action {
+      case .presentChild1: state.destination = .child1(Renaming.State())
+      case .presentChild2: state.destination = .child2(Renaming.State())
+      case .destination: break
+      }
+      return .none
+    }
+    .ifLet(
+      \.destination, action: Action.destination,
+      child: Reduce<Destination, DestinationAction> { _, _ in .none }
+        .scope(Destination.child1, action: DestinationAction.child1, child: child)
+        .scope(Destination.child2, action: DestinationAction.child2, child: child))
+    let store = TestStore(initialState: State(), reducer)
+    store.timeout = patience
+
+    // Given: the first child starts a load, then gives itself another id before it answers.
+    try await store.send(.presentChild1) { $0.destination = .child1(Renaming.State()) }
+    try await store.send(.destination(.child1(.load)))
+    try await store.send(.destination(.child1(.rename(1)))) {
+      $0.destination = .child1(Renaming.State(id: 1))
+    }
+
+    // When: the load's second passes. Then: nothing arrives (the next step fails if it did).
+    await clock.advance(by: .seconds(1))
+
+    // And: a load under the new id answers.
+    try await store.send(.destination(.child1(.load)))
+    await clock.advance(by: .seconds(1))
+    try await store.receive(.destination(.child1(.loaded("for 1")))) {
+      $0.destination = .child1(Renaming.State(id: 1, loaded: ["for 1"]))
+    }
+
+    // And: the same for the other case.
+    try await store.send(.presentChild2) { $0.destination = .child2(Renaming.State()) }
+    try await store.send(.destination(.child2(.load)))
+    try await store.send(.destination(.child2(.rename(2)))) {
+      $0.destination = .child2(Renaming.State(id: 2))
+    }
+    await clock.advance(by: .seconds(1))
+    try await store.finish()
+  }
+
+  @Test("an ifLet child that is an enum and changes its own case ends its earlier effects")
+  func ownCaseChangeEndsEarlierEffects() async {
+    // Given: a composer that loads while editing, and sends, loading again, in another case.
+    enum Composer: Equatable { case editing, sending }
+    enum ComposerAction: Equatable, Sendable { case load, send, loaded }
+    struct State: Equatable {
+      var composer: Composer? = .editing
+      var loaded = 0
+    }
+    enum Action: Equatable, Sendable { case composer(ComposerAction) }
+    let gate = Gate()
+    defer { gate.open() }
+    let load = Effect<ComposerAction>.run { send in
+      await gate.wait()
+      await send(.loaded)
+    }
+    let store = Store(
+      initialState: State(),
+      Reduce<State, Action> { state, action in
+        if action == .composer(.loaded) { state.loaded += 1 }
+        return .none
+      }
+      .ifLet(\.composer, action: Action.composer) { (composer: inout Composer, action) in
+        if action == .send { composer = .sending }
+        return action == .loaded ? .none : load
+      })
+    let editing = store.send(.composer(.load))
+
+    // When: the child moves itself to another case, loading again.
+    let sending = store.send(.composer(.send))
+
+    // Then: the load started while editing ended in that send; the new one runs and delivers.
+    #expect(store.snapshot.effects == 1)
+    gate.open()
+    await finished(editing, sending)
+    #expect(editing.isCancelled)
+    #expect(!sending.isCancelled)
+    #expect(store.state == State(composer: .sending, loaded: 1))
+  }
+
+  @Test("a forEach row that changes its own id ends its earlier effects; new ones name the old id")
+  func rowIDChange() async {
+    // Given: a row that started a load under id 0.
+    struct State: Equatable { var rows = [Renaming.State()] }
+    enum Action: Equatable, Sendable { case row(Int, Renaming.Action) }
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Store(
+      initialState: State(),
+      Reduce<State, Action> { _, _ in .none }
+        .forEach(\.rows, action: Action.row, child: Renaming.reducer { await gate.wait() }))
+    let underZero = store.send(.row(0, .load))
+
+    // When: the row gives itself id 1 and loads in the same reduction.
+    // NB: Reports go to the reporter of the task that started the effect.
+    let (underOne, reports) = await capturingReports {
+      let underOne = store.send(.row(0, .renameAndLoad(1)))
+      #expect(store.snapshot.effects == 1)
+      gate.open()
+      await finished(underZero, underOne)
+      return underOne
+    }
+
+    // Then: the first load ended in that send; the second ran under id 1.
+    #expect(underZero.isCancelled)
+    #expect(!underOne.isCancelled)
+
+    // And: its action names the row by the id of the action that started it, which no row has.
+    #expect(store.state.rows == [Renaming.State(id: 1)])
+    #expect(reports.count == 1)
+    #expect(reports.first?.contains("dropped .row(0, .loaded(\"for 1\"))") == true)
+  }
+
+  @Test("through scope on an enum case the child is the case: a new id in its value keeps effects")
+  func enumCaseScopeIgnoresIDs() async {
+    // Given: a state that is an enum, whose case holds an `Identifiable` child added with `scope`.
+    enum Screen: Equatable {
+      case item(Renaming.State)
+      case empty
+    }
+    enum ScreenAction: Equatable, Sendable {
+      case item(Renaming.Action)
+      case replace(id: Int)
+    }
+    let gate = Gate()
+    defer { gate.open() }
+    let store = Store(
+      initialState: Screen.item(Renaming.State()),
+      Reduce<Screen, ScreenAction> { screen, action in
+        if case .replace(let id) = action { screen = .item(Renaming.State(id: id)) }
+        return .none
+      }
+      .scope(Screen.item, action: ScreenAction.item, child: Renaming.reducer { await gate.wait() }))
+    let load = store.send(.item(.load))
+
+    // When: the child gives itself another id; then the parent sets the case to a value with
+    // another id.
+    store.send(.item(.rename(1)))
+    store.send(.replace(id: 2))
+
+    // Then: the case is still shown, so the load still runs and delivers.
+    #expect(store.snapshot.effects == 1)
+    gate.open()
+    await finished(load)
+    #expect(!load.isCancelled)
+    #expect(store.state == .item(Renaming.State(id: 2, loaded: ["for 0"])))
+  }
+}
