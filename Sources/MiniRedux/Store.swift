@@ -529,7 +529,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
         Self.dismissed(effect, by: action)
         return parent(&state, action)
       }
-      // NB: Who the child is after its reducer ran: one that changes its own id keeps its effects.
+      // NB: Who the child is after its reducer ran: what it returns with a new id is the new id's.
       let key = find(state)!
       let isThere = { (state: State) in find(state) == key }
       return .merge(
@@ -639,7 +639,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       }
       return .merge(
         Self.embed(
-          effect, { embed(id, $0) }, at: path, key: key,
+          effect, { embed(key, $0) }, at: path, key: key,
           child: { state in place(state).map { state[keyPath: path][$0] } },
           modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
           keys: { state in

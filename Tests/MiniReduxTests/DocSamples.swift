@@ -1235,6 +1235,10 @@ struct TestStoreDocSamples {
     // +   count: 1
     //   )
     #expect(store.state.count == 1)
+    var log: [String] = []
+    let logged = Store(initialState: Counter.State(), printChanges(Counter.reduce) { log.append($0) })
+    logged.send(.incrementTapped)
+    #expect(log == ["received .incrementTapped\n  State(\n-   count: 0\n+   count: 1\n  )"])
   }
 
   // Sample: Testing a feature: time
