@@ -1236,7 +1236,8 @@ struct TestStoreDocSamples {
     //   )
     #expect(store.state.count == 1)
     var log: [String] = []
-    let logged = Store(initialState: Counter.State(), printChanges(Counter.reduce) { log.append($0) })
+    let logged = Store(
+      initialState: Counter.State(), printChanges(Counter.reduce) { log.append($0) })
     logged.send(.incrementTapped)
     #expect(log == ["received .incrementTapped\n  State(\n-   count: 0\n+   count: 1\n  )"])
   }
