@@ -958,7 +958,8 @@ extension StackState: CustomReflectable {
 /// To keep what it prints, as a test of a logger does, pass `to:` a closure:
 /// ```swift
 /// var log: [String] = []
-/// let logged = Store(initialState: Counter.State(), printChanges(Counter.reduce) { log.append($0) })
+/// let logged = Store(
+///   initialState: Counter.State(), printChanges(Counter.reduce) { log.append($0) })
 /// ```
 /// - Parameters:
 ///   - reducer: The reducer to run.
