@@ -53,7 +53,7 @@ public typealias Reducer<State, Action: Sendable> =
   }
 
   let core: any StoreCore<State, Action>
-  private var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
+  private(set) var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
   }
   // NB: Flags each send reads (HowItWorks' table). `cancellations` counts the listeners
@@ -134,7 +134,7 @@ public typealias Reducer<State, Action: Sendable> =
   /// store.send(.incrementTapped)  // prints "count: 1"
   /// subscription.cancel()
   /// ```
-  /// - Parameter listener: Called on the main actor with each state.
+  /// - Parameter listener: Called on the main actor with each state: `@MainActor (State) -> Void`.
   /// - Returns: The subscription, which ``StoreSubscription/cancel()`` ends; dropping it does not.
   @discardableResult
   public func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
@@ -258,6 +258,27 @@ extension Store {
       }, action: toParentAction) as Store<ChildState, ChildAction>
   }
 
+  /// Calls `listener` with `select(state)` now, then after each `send` that changed it (`!=`), as
+  /// Redux's `select` with `skipRepeats` does; the subscription lives as ``subscribe(_:)``'s does.
+  /// ```swift
+  /// let subscription = store.subscribe(to: \.todos.count) { count in print("todos:", count) }
+  /// ```
+  /// - Parameters:
+  ///   - select: The part of the state to hear of, such as a key path.
+  ///   - listener: Called on the main actor, `@MainActor (Selection) -> Void`, with each change.
+  /// - Returns: The subscription, which ``StoreSubscription/cancel()`` ends; dropping it does not.
+  @discardableResult public func subscribe<Selection: Equatable>(
+    to select: @escaping (State) -> Selection,
+    _ listener: @escaping @MainActor (Selection) -> Void
+  ) -> StoreSubscription {
+    var last: Selection?
+    return subscribe { state in
+      let selection = select(state)
+      defer { last = selection }
+      if selection != last { listener(selection) }
+    }
+  }
+
   /// Reads a property of the state, as `store.count` reads `store.state.count`; Observation hears
   /// of it only on a `send` that changed it (`!=`, or any `send` for a value not `Equatable`).
   /// ```swift
@@ -325,6 +346,29 @@ extension Store {
     var released = false
     for scope in scopes where !scope.notify() { released = true }
     if released { scopes.removeAll { !$0.isAlive() } }
+  }
+}
+
+extension Store where State: Sendable {
+  /// The state now, then after each `send` (for a scoped store with `Equatable` state, each that
+  /// changed it), as an `AsyncSequence` that ends when the root store is released; a consumer
+  /// that leaves its loop ends its subscription. One slower than the sends gets the newest state
+  /// when it asks, not each one it missed.
+  /// ```swift
+  /// for await state in store.states {
+  ///   print("count:", state.count)
+  /// }
+  /// ```
+  public var states: AsyncStream<State> {
+    let (states, continuation) = AsyncStream.makeStream(
+      of: State.self, bufferingPolicy: .bufferingNewest(1))
+    // NB: The listener holds the one continuation of a stream whose end, as the listener is
+    // released with the root store, ends `states`; a consumer that stops cancels the listener.
+    let ending = AsyncStream<Never>.makeStream().continuation
+    ending.onTermination = { _ in continuation.finish() }
+    let subscription = subscribe { _ = (ending, continuation.yield($0)) }
+    continuation.onTermination = { _ in Task { @MainActor in subscription.cancel() } }
+    return states
   }
 }
 
