@@ -239,7 +239,7 @@ struct StateTests {
     #expect(seen == [1, 2])
   }
 
-  @Test("states: the state now, then after each send; a slow consumer gets the newest; ends with it")
+  @Test("states: the state now, then after each send; a slow consumer gets the newest")
   func states() async {
     var store: Store<Int, Int>? = Store(initialState: 0) { state, action in
       state += action
