@@ -11,6 +11,7 @@
 //
 // Samples await `finish()` as users write it; each suite's time limit cancels a test whose effects
 // never end (its `finish()` then returns), so that it fails instead of hanging the run.
+import Observation
 import Testing
 
 @testable import MiniRedux
@@ -2201,5 +2202,403 @@ extension DocSamples {
     store.send(.pushAlert)
     store.send(.path(id: store.path.ids[2], .alert(.ok)))
     #expect(store.path.count == 2)
+  }
+}
+
+// MARK: - Coming from ReSwift and Redux (MigratingFromReSwift.md)
+
+// Sample: Coming from ReSwift: a store and its reducer
+/// The features of the article, each added in the region of its sample.
+enum FromReSwift {
+  struct Todos {
+    struct State: Equatable {
+      var items: [String] = []
+      var filter = ""
+    }
+    enum Action {
+      case add(String)
+      case filterChanged(String)
+    }
+
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+      switch action {
+      case .add(let item):
+        state.items.append(item)
+      case .filterChanged(let filter):
+        state.filter = filter
+      }
+      return .none
+    }
+  }
+}
+
+@Suite("Article samples: Coming from ReSwift and Redux")
+struct FromReSwiftSamples {
+  typealias Todos = FromReSwift.Todos
+  typealias App = FromReSwift.App
+  typealias Search = FromReSwift.Search
+  typealias Badge = FromReSwift.Badge
+  typealias Editor = FromReSwift.Editor
+
+  @Test("a store reduces each action with the feature's reducer") @MainActor
+  func storeAndReducer() {
+    let store = Store(initialState: Todos.State(), Todos.reduce)
+    store.send(.add("Buy milk"))
+    print(store.items)  // ["Buy milk"]
+    #expect(store.items == ["Buy milk"])
+  }
+}
+
+// Sample: Coming from ReSwift: middleware with parameters
+@MainActor func analytics<State, Action>(
+  _ reducer: @escaping Reducer<State, Action>,
+  event: @escaping (Action) -> String?,
+  track: @escaping @Sendable (String) async -> Void
+) -> Reducer<State, Action> {
+  return { state, action in
+    let effect = reducer(&state, action)
+    guard let name = event(action) else { return effect }
+    return .merge(effect, .run { _ in await track(name) })
+  }
+}
+
+extension FromReSwiftSamples {
+  @Test("a middleware sees each action, logs it, and tracks the events it names as effects")
+  @MainActor func middleware() async {
+    let store = Store(
+      initialState: Todos.State(),
+      analytics(
+        printChanges(Todos.reduce) { line in print("[todos]", line) },
+        event: { action in if case .add = action { "todo_added" } else { nil } },
+        track: { name in print("event:", name) }))
+    await store.send(.add("Buy milk")).finish()
+    #expect(store.items == ["Buy milk"])
+
+    // The same middleware, with what it writes kept.
+    var lines: [String] = []
+    let events = Recorder<String>()
+    let kept = Store(
+      initialState: Todos.State(),
+      analytics(
+        printChanges(Todos.reduce) { line in lines.append("[todos] " + line) },
+        event: { action in if case .add = action { "todo_added" } else { nil } },
+        track: { name in events.append(name) }))
+    await kept.send(.add("Buy milk")).finish()
+    await kept.send(.filterChanged("milk")).finish()
+    #expect(events.values == ["todo_added"])
+    #expect(lines.count == 2 && lines[0].hasPrefix("[todos] received .add(\"Buy milk\")"))
+  }
+}
+
+// Sample: Coming from ReSwift: select and skip repeats
+extension FromReSwiftSamples {
+  @Test("subscribe(to:) hears its part at once, then only after a send that changed it")
+  @MainActor func selectAndSkipRepeats() {
+    let store = Store(initialState: Todos.State(), Todos.reduce)
+    store.send(.add("Buy milk"))
+    var heard: [Int] = []
+    let kept = store.subscribe(to: \.items.count) { heard.append($0) }
+    let subscription = store.subscribe(to: \.items.count) { count in
+      print("todos:", count)
+    }
+    store.send(.filterChanged("milk"))  // the count did not change: nothing printed
+    store.send(.add("Call mom"))
+    subscription.cancel()
+    // todos: 1
+    // todos: 2
+    #expect(heard == [1, 2])
+    kept.cancel()
+
+    // A root store's subscribe hears of every send; subscribe(to: \.self) of those that changed.
+    var (sends, changes) = (0, 0)
+    let every = store.subscribe { _ in sends += 1 }
+    let changed = store.subscribe(to: \.self) { _ in changes += 1 }
+    store.send(.filterChanged("milk"))
+    #expect(sends == 2 && changes == 1)
+    every.cancel()
+    changed.cancel()
+  }
+}
+
+// Sample: Coming from ReSwift: a store of a part, with scope
+extension FromReSwift {
+  struct App {
+    struct State {
+      var todos = Todos.State()
+      var isSyncing = false
+    }
+    enum Action {
+      case todos(Todos.Action)
+      case syncTapped
+    }
+
+    static let reducer = Reduce<State, Action> { state, action in
+      if case .syncTapped = action { state.isSyncing = true }
+      return .none
+    }
+    .scope(\.todos, action: Action.todos, child: Todos.reduce)
+  }
+}
+
+extension FromReSwiftSamples {
+  @Test("a scope of Equatable state sends through its parent and tells only of its part's changes")
+  @MainActor func storeOfAPart() {
+    let appStore = Store(initialState: App.State(), App.reducer)
+    let todos: Store<Todos.State, Todos.Action> =
+      appStore.scope(state: \.todos, action: App.Action.todos)
+    todos.send(.add("Buy milk"))  // reduced by App.reducer as .todos(.add("Buy milk"))
+    #expect(appStore.todos.items == ["Buy milk"])
+
+    // Given a listener of the scope, when the app's state changes elsewhere, it hears nothing.
+    var heard: [[String]] = []
+    let subscription = todos.subscribe { heard.append($0.items) }
+    appStore.send(.syncTapped)
+    todos.send(.add("Call mom"))
+    #expect(heard == [["Buy milk"], ["Buy milk", "Call mom"]])
+    subscription.cancel()
+
+    // A kept scope tells Observation of a change; a released one tells no one.
+    let changes = Locked(0)
+    withObservationTracking {
+      _ = todos.items
+    } onChange: {
+      changes.withLock { $0 += 1 }
+    }
+    do {
+      let released: Store<Todos.State, Todos.Action> =
+        appStore.scope(state: \.todos, action: App.Action.todos)
+      withObservationTracking {
+        _ = released.items
+      } onChange: {
+        changes.withLock { $0 += 10 }
+      }
+    }
+    appStore.send(.todos(.add("Walk the dog")))
+    #expect(changes.withLock { $0 } == 1)
+  }
+}
+
+// Sample: Coming from ReSwift: thunks become effects
+extension FromReSwift {
+  struct Search {
+    struct State: Equatable {
+      var query = ""
+      var results: [String] = []
+    }
+    enum Action: Equatable {
+      case queryChanged(String)
+      case resultsLoaded([String])
+      case cancelTapped
+    }
+    enum CancelID { case search }
+
+    static func reducer(
+      search: @escaping @Sendable (String) async throws -> [String]
+    ) -> Reducer<State, Action> {
+      return { state, action in
+        switch action {
+        case .queryChanged(let query):
+          state.query = query
+          return .run { send in
+            await send(.resultsLoaded(try await search(query)))
+          }
+          .cancellable(id: CancelID.search, cancelInFlight: true)
+        case .resultsLoaded(let results):
+          state.results = results
+          return .none
+        case .cancelTapped:
+          return .cancel(id: CancelID.search)
+        }
+      }
+    }
+  }
+}
+
+extension FromReSwiftSamples {
+  @Test("a newer search cancels the older one, whose late results never land; cancelTapped stops")
+  @MainActor func thunksBecomeEffects() async {
+    // Given searches for "m" and "x" that wait until the test lets them answer
+    let (slow, stopped) = (Gate(), Gate())
+    let store = Store(
+      initialState: Search.State(),
+      Search.reducer { query in
+        if query == "m" { await slow.wait() }
+        if query == "x" { await stopped.wait() }
+        return [query]
+      })
+    // When "milk" is typed while "m" is in flight
+    let first = store.send(.queryChanged("m"))
+    let second = store.send(.queryChanged("milk"))
+    await finished(second)
+    slow.open()
+    await finished(first)
+    // Then only the newer search's results land
+    #expect(store.results == ["milk"])
+
+    // When a search is cancelled, its results never land either.
+    let third = store.send(.queryChanged("x"))
+    store.send(.cancelTapped)
+    stopped.open()
+    await finished(third)
+    #expect(store.query == "x" && store.results == ["milk"])
+  }
+}
+
+// Sample: Coming from ReSwift: subscribers and their lifetime
+extension FromReSwift {
+  @MainActor final class Badge {
+    private(set) var text = ""
+    private var subscription: StoreSubscription?
+
+    func start(_ store: Store<Todos.State, Todos.Action>) {
+      subscription = store.subscribe(to: \.items.count) { [weak self] count in
+        self?.text = "\(count) to do"
+      }
+    }
+
+    func stop() {
+      subscription?.cancel()
+    }
+  }
+}
+
+extension FromReSwiftSamples {
+  /// Something a listener captures, to see when the listener is released.
+  final class Captured {}
+
+  @Test("a listener lives until cancel() or the root store's release, not its subscription's")
+  @MainActor func subscriberLifetime() {
+    let store = Store(initialState: Todos.State(), Todos.reduce)
+    let badge = Badge()
+    badge.start(store)
+    store.send(.add("Buy milk"))
+    #expect(badge.text == "1 to do")
+    badge.stop()
+    store.send(.add("Call mom"))
+    #expect(badge.text == "1 to do")
+
+    // A dropped subscription does not stop its listener.
+    var heard: [Int] = []
+    store.subscribe(to: \.items.count) { heard.append($0) }
+    store.send(.add("Walk the dog"))
+    #expect(heard == [2, 3])
+
+    // A badge released without stop() is not kept alive by the store: it captured itself weakly.
+    weak var released: Badge?
+    do {
+      let forgotten = Badge()
+      forgotten.start(store)
+      released = forgotten
+    }
+    #expect(released == nil)
+    store.send(.add("Water the plants"))
+
+    // Releasing the root store releases its listeners, and what they captured.
+    weak var captured: Captured?
+    do {
+      let root = Store(initialState: Todos.State(), Todos.reduce)
+      let value = Captured()
+      captured = value
+      root.subscribe { _ in _ = value }
+    }
+    #expect(captured == nil)
+  }
+}
+
+// Sample: Coming from ReSwift: undo
+struct Undoable<State> {
+  var present: State
+  var past: [State] = []
+}
+
+@MainActor func undoable<State, Action>(
+  _ reducer: @escaping Reducer<State, Action>,
+  isUndo: @escaping (Action) -> Bool
+) -> Reducer<Undoable<State>, Action> {
+  return { history, action in
+    if isUndo(action) {
+      history.present = history.past.popLast() ?? history.present
+      return .none
+    }
+    history.past.append(history.present)
+    return reducer(&history.present, action)
+  }
+}
+
+extension FromReSwift {
+  enum Editor {
+    struct State { var text = "" }
+    enum Action: Equatable { case typed(String), undo }
+    static func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+      if case .typed(let text) = action { state.text = text }
+      return .none
+    }
+  }
+}
+
+extension FromReSwiftSamples {
+  @Test("undoable keeps the states before each action, and an undo brings back the last one")
+  @MainActor func undo() {
+    let editor = Store(
+      initialState: Undoable(present: Editor.State()),
+      undoable(Editor.reduce, isUndo: { $0 == .undo }))
+    editor.send(.typed("Hello"))
+    editor.send(.typed("Hello, world"))
+    editor.send(.undo)
+    print(editor.present.text)  // Hello
+    #expect(editor.present.text == "Hello" && editor.past.count == 1)
+    editor.send(.undo)
+    editor.send(.undo)
+    #expect(editor.present.text == "" && editor.past.isEmpty)
+  }
+}
+
+// Sample: Coming from ReSwift: testing
+extension FromReSwiftSamples {
+  @Test("a search lands its results") @MainActor
+  func searchLandsResults() async throws {
+    let store = TestStore(initialState: Search.State(), Search.reducer { query in [query] })
+    store.timeout = patience
+    try await store.send(.queryChanged("milk")) { $0.query = "milk" }
+    try await store.receive(.resultsLoaded(["milk"])) { $0.results = ["milk"] }
+    try await store.finish()
+  }
+
+  @Test("the listener hears the count when it changes") @MainActor
+  func listenerHearsCount() {
+    let store = Store(initialState: Todos.State(), Todos.reduce)
+    var heard: [Int] = []
+    let subscription = store.subscribe(to: \.items.count) { heard.append($0) }
+    store.send(.add("Buy milk"))
+    store.send(.filterChanged("milk"))
+    #expect(heard == [0, 1])
+    subscription.cancel()
+  }
+
+  @Test("the logger writes each action") @MainActor
+  func loggerWritesEachAction() {
+    var lines: [String] = []
+    let store = Store(initialState: Todos.State(), printChanges(Todos.reduce) { lines.append($0) })
+    store.send(.add("Buy milk"))
+    #expect(lines.count == 1 && lines[0].hasPrefix("received .add(\"Buy milk\")"))
+  }
+}
+
+// Sample: Coming from ReSwift: states in a for await loop
+extension FromReSwiftSamples {
+  @Test("a for await loop over states sees the results an effect sent back")
+  @MainActor func statesInALoop() async {
+    let api = DocStubs.api
+    let done = await bounded(patience) {
+      let store = Store(
+        initialState: Search.State(), Search.reducer { query in try await api.search(query) })
+      store.send(.queryChanged("milk"))
+      for await state in store.states where !state.results.isEmpty {
+        print(state.results)  // ["milk"]
+        break
+      }
+      return store.results
+    }
+    #expect(done == ["milk"])
   }
 }
