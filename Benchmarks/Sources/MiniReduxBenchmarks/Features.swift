@@ -388,6 +388,66 @@ enum Checklist {
   }
 }
 
+/// S15, S16: a list whose rows `Reduce.forEach` embeds, held in an `Array` (S15) or in a
+/// dictionary keyed by id and embedded through its values (S16). A row's effect, once started,
+/// stays suspended until the store goes.
+enum Roster {
+  struct Row: Identifiable, Sendable {
+    let id: Int
+    var title = 0
+  }
+  struct ArrayState: RosterState { var rows: [Row] }
+  struct DictionaryState: RosterState { var rows: [Int: Row] }
+  enum Action: Sendable {
+    case row(Int, RowAction)
+    /// Gives the list all its rows (setup: see `Scenarios.rowActionInList`).
+    case fill
+  }
+  enum RowAction: Sendable { case rename, start }
+
+  /// The list alone: `.fill` sets the rows to `full`.
+  static func core<State: RosterState>(full: State.Rows) -> Reducer<State, Action> {
+    { state, action in
+      if case .fill = action { state.rows = full }
+      return .none
+    }
+  }
+
+  /// A row's reducer: `.start` runs an effect that tells `started` it runs, then sleeps an hour.
+  static func row(started: AsyncStream<Void>.Continuation) -> Reducer<Row, RowAction> {
+    { state, action in
+      switch action {
+      case .rename:
+        state.title += 1
+        return .none
+      case .start:
+        return .run { _ in
+          started.yield()
+          // NB: No thread, no CPU: the sleep ends only in the cancellation the store's end brings.
+          try await Task.sleep(for: .seconds(3600))
+        }
+      }
+    }
+  }
+
+  /// `core` with the rows at `path` embedded by `Reduce.forEach`; both reducers are opaque.
+  static func reducer<State: RosterState, Embedded: MutableCollection>(
+    _ path: sending WritableKeyPath<State, Embedded>, full: State.Rows,
+    started: AsyncStream<Void>.Continuation
+  ) -> Reducer<State, Action> where Embedded.Element == Row {
+    Reduce(opaqueReducer(core(full: full))).forEach(
+      path, action: Action.row, child: opaqueReducer(row(started: started))
+    ).reduce
+  }
+}
+
+/// S15, S16: a list's state, whichever collection holds its rows.
+protocol RosterState {
+  associatedtype Rows: Sendable
+  var rows: Rows { get set }
+  init(rows: Rows)
+}
+
 // MARK: - Views that read one property each
 
 /// S13: a form of ten fields, each shown by a view of its own that reads only its field.

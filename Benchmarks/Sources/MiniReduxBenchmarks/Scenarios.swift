@@ -12,11 +12,13 @@ struct Counts {
   var observedSends: Int  // S6b: each send re-tracks every observer, so fewer sends
   var longLived: Int  // S8 messages, S9 links: one run each
   var listSends: Int  // F12, S12, S12b
+  var rowSends: Int  // S15, S16 at 1,000 rows
+  var longListRowSends: Int  // S15, S16 at 100,000 rows, S15e
 
   static let full = Counts(
     sends: 1_000_000, largeStateSends: 10_000, largeStateSize: 100_000, roundTrips: 100_000,
     searches: 100_000, fanOutSends: 100_000, listeners: 100, observedSends: 10_000,
-    longLived: 1_000_000, listSends: 100_000)
+    longLived: 1_000_000, listSends: 100_000, rowSends: 1_000, longListRowSends: 100)
 
   /// Makes every scenario perform `n` operations per repetition (state and listener sizes stay).
   mutating func setOperations(_ n: Int) {
@@ -28,12 +30,14 @@ struct Counts {
     observedSends = n
     longLived = n
     listSends = n
+    rowSends = n
+    longListRowSends = n
   }
 
   static let quick = Counts(
     sends: 10_000, largeStateSends: 1_000, largeStateSize: 100_000, roundTrips: 1_000,
     searches: 1_000, fanOutSends: 1_000, listeners: 100, observedSends: 100, longLived: 2_000,
-    listSends: 10_000)
+    listSends: 10_000, rowSends: 100, longListRowSends: 2)
 }
 
 /// A correctness check: CI fails on these, never on timings.
@@ -839,6 +843,117 @@ extension Scenarios {
         name: "S12b reduced every send",
         passed: store.state.bumps == n * (repetitions + 1),
         detail: "bumps \(store.state.bumps), expected \(n * (repetitions + 1))"))
+    return result
+  }
+}
+
+extension Scenarios {
+  // MARK: S15, S16 a row action in a list embedded with Reduce.forEach
+
+  /// S15, S16: a list whose row action is measured: where its rows are, how many there are, and
+  /// how many run an effect.
+  struct RowActionList {
+    let id: String
+    let inDictionary: Bool
+    let rows: Int
+    let running: Int
+    var floor: String?
+  }
+
+  /// S15 holds the rows in an `Array`, S16 in a `Dictionary`: a and b with no row running an
+  /// effect, c and d with 100; a and c at 1,000 rows, b and d at 100,000. S15e, 10,000 rows with
+  /// 100 running, is for callgrind.
+  static let rowActionLists = [
+    RowActionList(id: "S15a", inDictionary: false, rows: 1_000, running: 0),
+    RowActionList(id: "S15b", inDictionary: false, rows: 100_000, running: 0, floor: "S15a"),
+    RowActionList(id: "S15c", inDictionary: false, rows: 1_000, running: 100, floor: "S15a"),
+    RowActionList(id: "S15d", inDictionary: false, rows: 100_000, running: 100, floor: "S15c"),
+    RowActionList(id: "S15e", inDictionary: false, rows: 10_000, running: 100, floor: "S15c"),
+    RowActionList(id: "S16a", inDictionary: true, rows: 1_000, running: 0, floor: "S15a"),
+    RowActionList(id: "S16b", inDictionary: true, rows: 100_000, running: 0, floor: "S16a"),
+    RowActionList(id: "S16c", inDictionary: true, rows: 1_000, running: 100, floor: "S16a"),
+    RowActionList(id: "S16d", inDictionary: true, rows: 100_000, running: 100, floor: "S16c"),
+  ]
+
+  /// S15, S16: a row action in `list`, embedded with `.forEach(\.rows, …)` for an `Array` and
+  /// `.forEach(\.rows.values, …)` for a `Dictionary` keyed by id.
+  mutating func rowAction(_ list: RowActionList) async -> Measurement {
+    let (rows, running) = (opaque(list.rows), list.running)
+    // NB: While a row is found by a search, a send to a long list is slow: fewer sends.
+    let n = list.rows > 1_000 ? counts.longListRowSends : counts.rowSends
+    let name =
+      "row action, \(grouped(rows)) rows in \(list.inDictionary ? "a Dictionary" : "an Array"), "
+      + (running == 0 ? "none" : "\(running)") + " running"
+    guard list.inDictionary else {
+      return await rowActionInList(
+        list.id, name, full: (0..<rows).map { Roster.Row(id: $0) },
+        path: \Roster.ArrayState.rows,
+        keeping: { rows, ids in rows.filter { ids.contains($0.id) } }, running: running, sends: n,
+        floor: list.floor)
+    }
+    return await rowActionInList(
+      list.id, name,
+      full: Dictionary(uniqueKeysWithValues: (0..<rows).map { ($0, Roster.Row(id: $0)) }),
+      path: \Roster.DictionaryState.rows.values,
+      keeping: { rows, ids in rows.filter { ids.contains($0.key) } }, running: running, sends: n,
+      floor: list.floor)
+  }
+
+  /// The send of one row's action (`title += 1`, no effect) to the row in the middle of the list
+  /// at `path`, with `running` rows, spread evenly over it, each running an effect that stays
+  /// suspended; `keeping` makes a list of some of `full`'s rows. Checks that every send changed
+  /// its row and no other, and that the effects were in flight throughout.
+  mutating func rowActionInList<State: RosterState, Embedded: MutableCollection>(
+    _ id: String, _ name: String, full: State.Rows,
+    path: WritableKeyPath<State, Embedded> & Sendable,
+    keeping: (State.Rows, Set<Int>) -> State.Rows, running: Int, sends n: Int, floor: String?
+  ) async -> Measurement where Embedded.Element == Roster.Row {
+    // NB: Rows picked by position, as a dictionary's order is its hashes': the measured row is
+    // halfway through what a search would walk, and none of the running rows.
+    let order = State(rows: full)[keyPath: path].map(\.id)
+    let middle = order[order.count / 2]
+    let runningIDs = (0..<running).map {
+      order[$0 * order.count / running + order.count / (2 * running)]
+    }
+    let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+    // NB: The effects start in a list of their rows alone, which then gets all its rows in one
+    // send: started in the full list, each start would cost what a measured send does, and the
+    // setup of a long list would take longer than its measurement.
+    let store = Store(
+      initialState: State(rows: keeping(full, Set(runningIDs))),
+      Roster.reducer(path, full: full, started: startedContinuation))
+    for row in runningIDs { store.send(.row(row, .start)) }
+    // Wait for each effect to reach its sleep, a minute at most.
+    var startedCount = 0
+    if running > 0 {
+      let timeout = Task {
+        try await Task.sleep(for: .seconds(60))
+        startedContinuation.finish()
+      }
+      for await _ in started {
+        startedCount += 1
+        if startedCount == running { break }
+      }
+      timeout.cancel()
+    }
+    store.send(.fill)
+    let action = opaque(Roster.Action.row(middle, .rename))
+    let result = await measure(
+      id, name, operations: n, repetitions: repetitions, floor: floor
+    ) {
+      Self.loopStore(store, action, n)
+    }
+    let rows = store.state[keyPath: path]
+    let changed = rows.filter { $0.title != 0 }.map { "\($0.id): \($0.title)" }
+    let expected = n * (repetitions + 1)
+    let inFlight = inFlightEffects(store)
+    checks.append(
+      Check(
+        name: "\(id) every send reduced in its row only, \(running) effects in flight",
+        passed: changed == ["\(middle): \(expected)"] && rows.count == order.count
+          && startedCount == running && (inFlight ?? running) == running,
+        detail: "rows changed \(changed.prefix(3)), expected [\(middle): \(expected)]; "
+          + "\(startedCount) effects started, in flight \(described(inFlight))"))
     return result
   }
 }
