@@ -656,30 +656,44 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
-    nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
+    // NB: `empty`, for a dictionary's values: written through a key path, a computed property,
+    // they are copied whole, so a row is changed with them moved out, then put back.
+    nonisolated(unsafe) let (embed, idAt, remove, empty) = (
+      embed, idAt, remove, [ID: Rows.Element]().values as? Rows
+    )
     let (parent, extract, rows) = (
       reduce, extract ?? Self.extract { embed($0.0, $0.1) }, RowIndex(idAt)
     )
+    func update<Result>(
+      _ state: inout State, _ index: Rows.Index, _ body: (inout Rows.Element) -> Result
+    ) -> Result {
+      guard let empty else { return body(&state[keyPath: path][index]) }
+      var all = state[keyPath: path]
+      state[keyPath: path] = empty
+      defer { state[keyPath: path] = all }
+      return body(&all[index])
+    }
     return Self { state, action in
       guard let (id, childAction) = extract(action) else { return parent(&state, action) }
-      var isCurrent = false
-      guard let index = rows.find(id, in: state[keyPath: path], isCurrent: &isCurrent) else {
+      var isRebuilt = false
+      guard let index = rows.find(id, in: state[keyPath: path], isRebuilt: &isRebuilt) else {
         return Self.drop(action, "\(path) has no element with id \(id)")
       }
-      if rows.isShared(id, in: state[keyPath: path], after: index) {
+      // NB: Told when the index is rebuilt, as then it is true of these rows.
+      if isRebuilt, rows.isShared(id) {
         miniReduxReport(
           "MiniRedux: \(path) holds more than one element with id \(id); the action for it went "
             + "to the first. Give each element an id of its own, such as a UUID or a counter.")
       }
-      let effect = child(&state[keyPath: path][index], childAction)
+      let effect = update(&state, index) { child(&$0, childAction) }
       if effect.dismissesAtOnce {
         Self.dismissed(effect, by: action, removed: remove(&state[keyPath: path], index))
         return parent(&state, action)
       }
       let key = idAt(state[keyPath: path], index)
       let place = { (state: State) -> Rows.Index? in
-        var isCurrent = false
-        return rows.find(key, in: state[keyPath: path], isCurrent: &isCurrent)
+        var isRebuilt = false
+        return rows.find(key, in: state[keyPath: path], isRebuilt: &isRebuilt)
       }
       return .merge(
         Self.embed(
@@ -689,8 +703,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
           keys: { state in
             // NB: One look at the rows, which rebuilds the index at most once for all its keys.
             let all = state[keyPath: path]
-            var isCurrent = false
-            return { rows.find($0 as! ID, in: all, isCurrent: &isCurrent) != nil }
+            var isRebuilt = false
+            return { rows.find($0 as! ID, in: all, isRebuilt: &isRebuilt) != nil }
           },
           remove: { state in
             guard let row = place(state), !remove(&state[keyPath: path], row) else { return }
@@ -830,69 +844,47 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   Reduce(parent).forEach(path, action: embed, extract: toChildAction, child: child).reduce
 }
 
-/// How `forEach` finds a row by id in O(1) expected time: by key in a dictionary's values, else
-/// in an index of the first row with each id, which the reducer keeps for the stores that run it.
-/// Where indices are `Int`s, a lookup checks the row the index names, and adds appended rows; a row
-/// that moved, or rows removed, rebuild it (each lookup, in other collections).
+/// How `forEach` finds a row by id in O(1) expected time: by key in a dictionary's values; else in
+/// an index of the first row with each id, which the reducer keeps for the stores that run it,
+/// checked against the row it names where indices are `Int`s, and rebuilt when that fails.
 @MainActor @usableFromInline final class RowIndex<Rows: Collection, ID: Hashable> {
   // NB: Sound: set once, and called only on the main actor.
   nonisolated(unsafe) let idAt: (Rows, Rows.Index) -> ID
-  /// The first index of each id in the first `indexed` rows, and the ids that rows share.
-  private var (first, shared, indexed) = ([ID: Rows.Index](), Set<ID>(), 0)
+  /// The first index of each id, and the ids that rows share, as of the last rebuild.
+  private var (first, shared) = ([ID: Rows.Index](), Set<ID>())
+  private typealias Keyed = [ID: Rows.Element]
+  /// Told once: a generic type's metadata costs a search per use (S15: 8,000 instructions).
+  private let (isKeyed, isChecked) = (Rows.self == Keyed.Values.self, Rows.Index.self == Int.self)
 
   @usableFromInline nonisolated init(_ idAt: @escaping (Rows, Rows.Index) -> ID) {
     self.idAt = idAt
   }
 
-  /// The first row with `id`; `isCurrent` tells that the index was rebuilt for these `rows`.
-  @usableFromInline func find(_ id: ID, in rows: Rows, isCurrent: inout Bool) -> Rows.Index? {
-    typealias Keyed = [ID: Rows.Element]
+  /// The first row with `id`; `isRebuilt` tells that the index was rebuilt for these `rows`.
+  @usableFromInline func find(_ id: ID, in rows: Rows, isRebuilt: inout Bool) -> Rows.Index? {
     // NB: Sound: a dictionary and its values are frozen structs of one stored property, the same.
-    if Rows.self == Keyed.Values.self,
-      let index = unsafeBitCast(rows, to: Keyed.self).index(forKey: id) as? Rows.Index,
+    if isKeyed, let index = unsafeBitCast(rows, to: Keyed.self).index(forKey: id) as? Rows.Index,
       idAt(rows, index) == id
     {
       return index
     }
-    if !isCurrent, Rows.Index.self == Int.self, rows.count >= indexed {
-      add(rows, from: rows.index(rows.startIndex, offsetBy: indexed))
-      if let index = first[id], holds(rows, id, at: index) { return index }
+    // NB: Only an `Int` is safe to compare to another collection's index (a Dictionary traps).
+    if !isRebuilt, isChecked, let index = first[id], index >= rows.startIndex,
+      index < rows.endIndex, idAt(rows, index) == id
+    {
+      return index
     }
-    if !isCurrent {
-      (first, shared, indexed, isCurrent) = ([:], [], 0, true)
-      add(rows, from: rows.startIndex)
+    if !isRebuilt {
+      (first, shared, isRebuilt) = ([:], [], true)
+      for index in rows.indices {
+        let id = idAt(rows, index)
+        if first[id] == nil { first[id] = index } else { shared.insert(id) }
+      }
     }
     return first[id]
   }
 
-  /// Whether a row after `index` has `id` too, as the index found when it added them.
-  @usableFromInline func isShared(_ id: ID, in rows: Rows, after index: Rows.Index) -> Bool {
-    if shared.contains(id),
-      !rows.indices[index...].dropFirst().contains(where: { idAt(rows, $0) == id })
-    {
-      shared.remove(id)
-    }
-    return shared.contains(id)
-  }
-
-  private func add(_ rows: Rows, from start: Rows.Index) {
-    for index in rows.indices[start...] {
-      let id = idAt(rows, index)
-      // NB: In other collections, the index is only ever added to at once, so every entry holds.
-      if let other = first[id], Rows.Index.self != Int.self || holds(rows, id, at: other) {
-        shared.insert(id)
-      } else {
-        first[id] = index
-      }
-    }
-    indexed = rows.count
-  }
-
-  // NB: Only an `Int` is safe to compare to another collection's index (a Dictionary traps).
-  private func holds(_ rows: Rows, _ id: ID, at index: Rows.Index) -> Bool {
-    Rows.Index.self == Int.self && index >= rows.startIndex && index < rows.endIndex
-      && idAt(rows, index) == id
-  }
+  @usableFromInline func isShared(_ id: ID) -> Bool { shared.contains(id) }
 }
 
 // MARK: - Navigation stacks
