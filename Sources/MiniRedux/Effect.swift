@@ -494,36 +494,28 @@ nonisolated let keptCapacity = 16
     case .cancel(let id): cancel(id, sparing: nil)
     case .report(let action, let message): miniReduxReport(message(dumpLine(action)))
     case .dismiss: dismissChild(from: container, origin: origin)
-    case .run(let priority, let body, let handler, let pause):
-      startRun(body, handler, priority, pause, ids: ids, in: lineage, at: container, origin: origin)
+    case .run(let priority, let body, let handler, let isPause):
+      guard let lineage = admit(lineage, in: container) else { return }
+      let running = RunningEffect(lineage: lineage, parent: container, ids: ids, isPause: isPause)
+      let send = Send(running: running, deliver: deliver)
+      // NB: Registered first, as `Task.immediate` may run an operation to its end before returning.
+      register(running)
+      // NB: Written out in each branch (HowItWorks' table).
+      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        // NB: Starts inside `send`, so that the operation leaves the main actor at once.
+        attach(
+          Task.immediate(priority: priority, executorPreference: executor as? any TaskExecutor) {
+            await Effect.perform(body, handler, send, startedBy: origin)
+            running.end(in: running.lineage.registry)
+          }, to: running)
+      } else {
+        attach(
+          Task(priority: priority) {
+            await Effect.perform(body, handler, send, startedBy: origin)
+            running.end(in: running.lineage.registry)
+          }, to: running)
+      }
     default: break
-    }
-  }
-
-  private func startRun(
-    _ body: @escaping Effect<Action>.Body, _ handler: Effect<Action>.Handler?,
-    _ priority: TaskPriority?, _ isPause: Bool, ids: EffectIDs, in lineage: StoreTask?,
-    at container: RunningEffect?, origin: Action
-  ) {
-    guard let lineage = admit(lineage, in: container) else { return }
-    let running = RunningEffect(lineage: lineage, parent: container, ids: ids, isPause: isPause)
-    let send = Send(running: running, deliver: deliver)
-    // NB: Registered first, as `Task.immediate` may run an operation to its end before returning.
-    register(running)
-    // NB: Written out in each branch (HowItWorks' table).
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      // NB: Starts inside `send`, so that the operation leaves the main actor at once.
-      attach(
-        Task.immediate(priority: priority, executorPreference: executor as? any TaskExecutor) {
-          await Effect.perform(body, handler, send, startedBy: origin)
-          running.end(in: running.lineage.registry)
-        }, to: running)
-    } else {
-      attach(
-        Task(priority: priority) {
-          await Effect.perform(body, handler, send, startedBy: origin)
-          running.end(in: running.lineage.registry)
-        }, to: running)
     }
   }
 
