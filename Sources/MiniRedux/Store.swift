@@ -268,15 +268,10 @@ extension Store {
   ///   - listener: Called on the main actor, `@MainActor (Selection) -> Void`, with each change.
   /// - Returns: The subscription, which ``StoreSubscription/cancel()`` ends; dropping it does not.
   @discardableResult public func subscribe<Selection: Equatable>(
-    to select: @escaping (State) -> Selection,
-    _ listener: @escaping @MainActor (Selection) -> Void
+    to select: @escaping (State) -> Selection, _ listener: @escaping @MainActor (Selection) -> Void
   ) -> StoreSubscription {
-    var last: Selection?
-    return subscribe { state in
-      let selection = select(state)
-      defer { last = selection }
-      if selection != last { listener(selection) }
-    }
+    // NB: The listener of a scope of `Equatable` state, which skips repeats, and lives as any.
+    scope(state: select, action: { $0 }).subscribe(listener)
   }
 
   /// Reads a property of the state, as `store.count` reads `store.state.count`; Observation hears
@@ -360,8 +355,7 @@ extension Store where State: Sendable {
   /// }
   /// ```
   public var states: AsyncStream<State> {
-    let (states, continuation) = AsyncStream.makeStream(
-      of: State.self, bufferingPolicy: .bufferingNewest(1))
+    let (states, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .bufferingNewest(1))
     // NB: The listener holds the one continuation of a stream whose end, as the listener is
     // released with the root store, ends `states`; a consumer that stops cancels the listener.
     let ending = AsyncStream<Never>.makeStream().continuation
@@ -656,44 +650,33 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self {
     // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
-    // NB: `empty`, for a dictionary's values: written through a key path, a computed property,
-    // they are copied whole, so a row is changed with them moved out, then put back.
-    nonisolated(unsafe) let (embed, idAt, remove, empty) = (
-      embed, idAt, remove, [ID: Rows.Element]().values as? Rows
-    )
-    let (parent, extract, rows) = (
-      reduce, extract ?? Self.extract { embed($0.0, $0.1) }, RowIndex(idAt)
-    )
-    func update<Result>(
-      _ state: inout State, _ index: Rows.Index, _ body: (inout Rows.Element) -> Result
-    ) -> Result {
-      guard let empty else { return body(&state[keyPath: path][index]) }
-      var all = state[keyPath: path]
-      state[keyPath: path] = empty
-      defer { state[keyPath: path] = all }
-      return body(&all[index])
+    nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
+    let (parent, extract) = (reduce, extract ?? Self.extract { embed($0.0, $0.1) })
+    func find(_ id: ID, in rows: Rows, from start: Rows.Index? = nil) -> Rows.Index? {
+      rows.indices[(start ?? rows.startIndex)...].first { idAt(rows, $0) == id }
     }
     return Self { state, action in
       guard let (id, childAction) = extract(action) else { return parent(&state, action) }
-      var isRebuilt = false
-      guard let index = rows.find(id, in: state[keyPath: path], isRebuilt: &isRebuilt) else {
+      guard let index = find(id, in: state[keyPath: path]) else {
         return Self.drop(action, "\(path) has no element with id \(id)")
       }
-      // NB: Told when the index is rebuilt, as then it is true of these rows.
-      if isRebuilt, rows.isShared(id) {
+      if find(id, in: state[keyPath: path], from: state[keyPath: path].index(after: index)) != nil {
         miniReduxReport(
           "MiniRedux: \(path) holds more than one element with id \(id); the action for it went "
             + "to the first. Give each element an id of its own, such as a UUID or a counter.")
       }
-      let effect = update(&state, index) { child(&$0, childAction) }
+      let effect = child(&state[keyPath: path][index], childAction)
       if effect.dismissesAtOnce {
         Self.dismissed(effect, by: action, removed: remove(&state[keyPath: path], index))
         return parent(&state, action)
       }
       let key = idAt(state[keyPath: path], index)
+      // NB: Where it was first, found with no search while no row moves: n for n rows, not n·n.
       let place = { (state: State) -> Rows.Index? in
-        var isRebuilt = false
-        return rows.find(key, in: state[keyPath: path], isRebuilt: &isRebuilt)
+        let rows = state[keyPath: path]
+        // NB: Only an `Int` is safe to compare to another collection's index (a Dictionary traps).
+        return index is Int && index >= rows.startIndex && index < rows.endIndex
+          && idAt(rows, index) == key ? index : rows.indices.first { idAt(rows, $0) == key }
       }
       return .merge(
         Self.embed(
@@ -701,10 +684,9 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
           child: { state in place(state).map { state[keyPath: path][$0] } },
           modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
           keys: { state in
-            // NB: One look at the rows, which rebuilds the index at most once for all its keys.
-            let all = state[keyPath: path]
-            var isRebuilt = false
-            return { rows.find($0 as! ID, in: all, isRebuilt: &isRebuilt) != nil }
+            let rows = state[keyPath: path]
+            // NB: A set of the rows' keys, made once per look: n + k, not n·k.
+            return Set(rows.indices.map { AnyHashable(idAt(rows, $0)) }).contains
           },
           remove: { state in
             guard let row = place(state), !remove(&state[keyPath: path], row) else { return }
@@ -842,49 +824,6 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   child: @escaping Reducer<Rows.Element, ChildAction>
 ) -> Reducer<State, Action> where Rows.Element: Identifiable, Rows.Element.ID: Sendable {
   Reduce(parent).forEach(path, action: embed, extract: toChildAction, child: child).reduce
-}
-
-/// How `forEach` finds a row by id in O(1) expected time: by key in a dictionary's values; else in
-/// an index of the first row with each id, which the reducer keeps for the stores that run it,
-/// checked against the row it names where indices are `Int`s, and rebuilt when that fails.
-@MainActor @usableFromInline final class RowIndex<Rows: Collection, ID: Hashable> {
-  // NB: Sound: set once, and called only on the main actor.
-  nonisolated(unsafe) let idAt: (Rows, Rows.Index) -> ID
-  /// The first index of each id, and the ids that rows share, as of the last rebuild.
-  private var (first, shared) = ([ID: Rows.Index](), Set<ID>())
-  private typealias Keyed = [ID: Rows.Element]
-  /// Told once: a generic type's metadata costs a search per use (S15: 8,000 instructions).
-  private let (isKeyed, isChecked) = (Rows.self == Keyed.Values.self, Rows.Index.self == Int.self)
-
-  @usableFromInline nonisolated init(_ idAt: @escaping (Rows, Rows.Index) -> ID) {
-    self.idAt = idAt
-  }
-
-  /// The first row with `id`; `isRebuilt` tells that the index was rebuilt for these `rows`.
-  @usableFromInline func find(_ id: ID, in rows: Rows, isRebuilt: inout Bool) -> Rows.Index? {
-    // NB: Sound: a dictionary and its values are frozen structs of one stored property, the same.
-    if isKeyed, let index = unsafeBitCast(rows, to: Keyed.self).index(forKey: id) as? Rows.Index,
-      idAt(rows, index) == id
-    {
-      return index
-    }
-    // NB: Only an `Int` is safe to compare to another collection's index (a Dictionary traps).
-    if !isRebuilt, isChecked, let index = first[id], index >= rows.startIndex,
-      index < rows.endIndex, idAt(rows, index) == id
-    {
-      return index
-    }
-    if !isRebuilt {
-      (first, shared, isRebuilt) = ([:], [], true)
-      for index in rows.indices {
-        let id = idAt(rows, index)
-        if first[id] == nil { first[id] = index } else { shared.insert(id) }
-      }
-    }
-    return first[id]
-  }
-
-  @usableFromInline func isShared(_ id: ID) -> Bool { shared.contains(id) }
 }
 
 // MARK: - Navigation stacks
