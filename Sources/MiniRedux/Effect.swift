@@ -641,7 +641,6 @@ nonisolated let keptCapacity = 16
   private var index = 0
   /// Whether it is a group still starting its parts; its index in its registry's `running`, or -1.
   fileprivate var (isOpen, slot) = (false, -1)
-
   init(
     lineage: StoreTask, parent: RunningEffect?, ids: EffectIDs, isGroup: Bool = false,
     isPause: Bool = false
@@ -704,7 +703,6 @@ nonisolated let keptCapacity = 16
   private var steps: [Effect<Action>]
   /// The action whose reducer returned it, named in reports of its effects' errors.
   let origin: Action
-
   init(
     _ lineage: StoreTask, _ parent: RunningEffect?, _ ids: EffectIDs, _ parts: Effect<Action>.Parts,
     origin: Action
@@ -733,13 +731,11 @@ nonisolated let keptCapacity = 16
   /// The ids with effects in flight that watch the state (`EffectID.watchesState`).
   fileprivate(set) var watched: Set<EffectID> = [] { didSet { hasWatched = !watched.isEmpty } }
   private(set) var hasWatched = false  // NB: Each reduction reads it (HowItWorks' table).
-
   deinit { for entry in running { entry.task?.cancel() } }
 
   /// What its runtime overrides: moving on a container that emptied, removing `effect`'s child.
   func emptied(_ container: RunningEffect) {}
   func dismiss(from effect: RunningEffect) {}
-
   func register(_ effect: RunningEffect) {
     if !effect.isGroup {
       effect.slot = running.count
@@ -959,7 +955,6 @@ final class Place<State>: EffectID, @unchecked Sendable {
   /// Which keys of `embedding` a state holds (closures, as only the embedding knows the way), and
   /// how `.dismiss` removes the child from a state (`nil` where dismissing goes further out).
   let (keys, remove): ((State) -> (AnyHashable) -> Bool, ((inout State) -> Void)?)
-
   init(
     _ embedding: AnyHashable, _ key: AnyHashable, keys: @escaping (State) -> (AnyHashable) -> Bool,
     remove: ((inout State) -> Void)?

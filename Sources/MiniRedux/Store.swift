@@ -53,7 +53,7 @@ public typealias Reducer<State, Action: Sendable> =
   }
 
   let core: any StoreCore<State, Action>
-  private(set) var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
+  private var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
   }
   // NB: Flags each send reads (HowItWorks' table). `cancellations` counts the listeners
@@ -270,7 +270,6 @@ extension Store {
   @discardableResult public func subscribe<Selection: Equatable>(
     to select: @escaping (State) -> Selection, _ listener: @escaping @MainActor (Selection) -> Void
   ) -> StoreSubscription {
-    // NB: The listener of a scope of `Equatable` state, which skips repeats, and lives as any.
     scope(state: select, action: { $0 }).subscribe(listener)
   }
 
@@ -341,28 +340,6 @@ extension Store {
     var released = false
     for scope in scopes where !scope.notify() { released = true }
     if released { scopes.removeAll { !$0.isAlive() } }
-  }
-}
-
-extension Store where State: Sendable {
-  /// The state now, then after each `send` (for a scoped store with `Equatable` state, each that
-  /// changed it), as an `AsyncSequence` that ends when the root store is released; a consumer
-  /// that leaves its loop ends its subscription. One slower than the sends gets the newest state
-  /// when it asks, not each one it missed.
-  /// ```swift
-  /// for await state in store.states {
-  ///   print("count:", state.count)
-  /// }
-  /// ```
-  public var states: AsyncStream<State> {
-    let (states, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    // NB: The listener holds the one continuation of a stream whose end, as the listener is
-    // released with the root store, ends `states`; a consumer that stops cancels the listener.
-    let ending = AsyncStream<Never>.makeStream().continuation
-    ending.onTermination = { _ in continuation.finish() }
-    let subscription = subscribe { _ = (ending, continuation.yield($0)) }
-    continuation.onTermination = { _ in Task { @MainActor in subscription.cancel() } }
-    return states
   }
 }
 
@@ -930,15 +907,10 @@ extension StackState: CustomReflectable {
 /// // +   count: 1
 /// //   )
 /// ```
-/// To keep what it prints, as a test of a logger does, pass `to:` a closure:
-/// ```swift
-/// var log: [String] = []
-/// let logged = Store(
-///   initialState: Counter.State(), printChanges(Counter.reduce) { log.append($0) })
-/// ```
 /// - Parameters:
 ///   - reducer: The reducer to run.
-///   - write: Where each action's text goes, with no final newline; by default, standard output.
+///   - write: Where each action's text goes, with no final newline, such as a closure that a
+///     logger's test reads; by default, standard output.
 /// - Returns: A reducer that runs `reducer` and writes what it changed.
 public func printChanges<State, Action>(
   _ reducer: @escaping Reducer<State, Action>,
@@ -1061,7 +1033,6 @@ nonisolated private func dumpWrap(
   public var timeout: Duration = .seconds(1)
   /// Whether every change and received action must be asserted; ``Exhaustivity/on`` by default.
   public var exhaustivity = Exhaustivity.on
-
   private typealias Step = TestStoreLog<State, Action>.Step
   private typealias Update = ((inout State) throws -> Void)?
   private let (store, log): (Store<State, Action>, TestStoreLog<State, Action>)
@@ -1423,7 +1394,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   let screenIDs = stackIDs(from: 0)  // Those of the stacks the test makes.
   init(createdAt: StepLocation) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
-
   func record(_ action: Action?, _ before: State, _ after: State, stackIDs: Int) {
     received.append((action, before, after, stackIDs))
     lastState = after

@@ -2584,19 +2584,16 @@ extension FromReSwiftSamples {
   }
 }
 
-// Sample: Coming from ReSwift: states in a for await loop
+// Sample: Coming from ReSwift: a script waits for a send's work
 extension FromReSwiftSamples {
-  @Test("a for await loop over states sees the results an effect sent back")
-  @MainActor func statesInALoop() async {
+  @Test("a script awaits a send's effects, then reads what they sent back")
+  @MainActor func scriptAwaitsASend() async {
     let api = DocStubs.api
     let done = await bounded(patience) {
       let store = Store(
         initialState: Search.State(), Search.reducer { query in try await api.search(query) })
-      store.send(.queryChanged("milk"))
-      for await state in store.states where !state.results.isEmpty {
-        print(state.results)  // ["milk"]
-        break
-      }
+      await store.send(.queryChanged("milk")).finish()
+      print(store.state.results)  // ["milk"]
       return store.results
     }
     #expect(done == ["milk"])

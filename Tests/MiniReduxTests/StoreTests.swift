@@ -238,37 +238,6 @@ struct StateTests {
     store.send(.echo(2))
     #expect(seen == [1, 2])
   }
-
-  @Test("states: the state now, then after each send; a slow consumer gets the newest")
-  func states() async {
-    var store: Store<Int, Int>? = Store(initialState: 0) { state, action in
-      state += action
-      return .none
-    }
-    var states = store!.states.makeAsyncIterator()
-    #expect(await states.next() == 0)
-    store!.send(1)
-    #expect(await states.next() == 1)
-    store!.send(1)
-    store!.send(1)
-    #expect(await states.next() == 3)
-    store = nil
-    #expect(await states.next() == nil)
-  }
-
-  @Test("states: a consumer that stops cancels its listener; the store keeps nothing of it")
-  func statesConsumerStops() async {
-    let store = Store(initialState: 0) { (state: inout Int, action: Int) in
-      state += action
-      return .none
-    }
-    for await state in store.states {
-      #expect(store.listeners.count == 1)
-      if state == 1 { break }
-      store.send(1)
-    }
-    await eventually { store.listeners.isEmpty }
-  }
 }
 
 @MainActor
