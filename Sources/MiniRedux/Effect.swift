@@ -915,7 +915,7 @@ nonisolated struct Reporter: Sendable {
     var line = message + "\n"
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
       line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
-      if fails { _ = failingAtExit }
+      if fails { _ = Reporter.failingAtExit }
     #else
       print(line, terminator: "")
     #endif
@@ -1165,19 +1165,21 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     dlsym(dlopen(nil, RTLD_NOW), name)
   }
 
-  /// Makes the process exit with status 1 at its end, once a report `fails` (a test tool's).
-  nonisolated private let failingAtExit: Void = {
-    atexit {
-      #if canImport(Musl)
-        // NB: musl traps exit from an atexit handler (before 1.1.2, hangs); skip the earlier ones.
-        fflush(nil)
-        _exit(1)
-      #else
-        // NB: glibc and Darwin run the other handlers (LeakSanitizer's, coverage's), then exit 1.
-        exit(1)
-      #endif
-    }
-  }()
+  /// Makes the process exit 1 at its end once a report `fails`; static, as a script runs globals.
+  extension Reporter {
+    static let failingAtExit: Void = {
+      atexit {
+        #if canImport(Musl)
+          // NB: musl traps exit from an atexit handler (before 1.1.2, hangs); skip earlier ones.
+          fflush(nil)
+          _exit(1)
+        #else
+          // NB: glibc and Darwin run the other handlers (LeakSanitizer's, coverage's), then exit 1.
+          exit(1)
+        #endif
+      }
+    }()
+  }
 #else
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool { false }
 #endif

@@ -668,8 +668,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
           remove: { state in
             guard let row = place(state), !remove(&state[keyPath: path], row) else { return }
             Self.dismissed(Effect<ChildAction>.dismiss, by: action, removed: false)
-          }),
-        parent(&state, action))
+          }), parent(&state, action))
     }
   }
 
@@ -909,8 +908,7 @@ extension StackState: CustomReflectable {
 /// ```
 /// - Parameters:
 ///   - reducer: The reducer to run.
-///   - write: Where each action's text goes, with no final newline, such as a closure that a
-///     logger's test reads; by default, standard output.
+///   - write: Where each action's text goes, as to a logger's test; by default, standard output.
 /// - Returns: A reducer that runs `reducer` and writes what it changed.
 public func printChanges<State, Action>(
   _ reducer: @escaping Reducer<State, Action>,
