@@ -4,8 +4,9 @@ import Testing
 /// Every code sample must compile, so none can rot: each ```swift block in the doc comments, in
 /// README.md and in the articles of the DocC catalog must appear, line by line and in order, in a
 /// region of DocSamples.swift (which the test target compiles), in a Playground script (which CI
-/// runs), in .ci/check-combine (which compiles the Combine code on Linux), or in .ci/check-package
-/// (which builds the README's Package.swift samples).
+/// runs), in .ci/check-combine (which compiles the Combine code on Linux), in .ci/check-package
+/// (which builds the README's Package.swift samples), or in .ci/check-clocks (which compiles and
+/// runs the samples that use swift-clocks and swift-dependencies).
 @Suite("Code samples")
 struct DocSampleTests {
   static let root = URL(fileURLWithPath: #filePath)
@@ -55,6 +56,7 @@ struct DocSampleTests {
     }
     regions.append((".ci/check-combine", lines(try read(".ci/check-combine"))))
     regions.append((".ci/check-package", lines(try read(".ci/check-package"))))
+    regions.append((".ci/check-clocks", lines(try read(".ci/check-clocks"))))
     return regions
   }
 
