@@ -39,6 +39,6 @@ store.send(.add("Walk the dog"))
 
 // The subscription ends when cancelled; dropping it does not end it.
 subscription.cancel()
-store.send(.add("Call mom"))
+await store.send(.add("Call mom")).finish()
 print("after cancel(), nothing printed; the store holds", store.state.todos.count, "todos")
 // after cancel(), nothing printed; the store holds 3 todos

@@ -1167,7 +1167,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 
   /// Makes the process exit 1 at its end once a report `fails`; static, as a script runs globals.
   extension Reporter {
-    static let failingAtExit: Void = {
+    nonisolated static let failingAtExit: Void = {
       atexit {
         #if canImport(Musl)
           // NB: musl traps exit from an atexit handler (before 1.1.2, hangs); skip earlier ones.
