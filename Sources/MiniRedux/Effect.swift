@@ -817,8 +817,7 @@ nonisolated let keptCapacity = 16
   }
 }
 
-// MARK: - Beyond the core
-// MARK: - Mapping effects
+// MARK: - Beyond the core: mapping effects
 extension Effect {
   /// The same work, under the same ids, sending `transform(action)` for each `action`.
   /// ```swift

@@ -1,8 +1,7 @@
 // MiniRedux · Copyright (c) 2026 The MiniRedux authors · MIT License: https://opensource.org/license/mit
-// Store.swift: the store, and what surrounds it. Effect.swift holds effects and their runtime.
-// The core: `Reducer`; `Store`, which reduces what you send and tells its observers; `StoreTask`,
-// the effects of one send; `StoreSubscription`. A root store's state and effects live in its
-// `Runtime` (Effect.swift); a scoped store reaches its parent's (`StoreCore`, the one door).
+// Store.swift: the store and what surrounds it; Effect.swift holds effects and their runtime.
+// The core: `Reducer`; `Store`, which reduces what you send and tells its observers, and its
+// `StoreSubscription`s; `StoreCore`, the one door to a root store's `Runtime` (in Effect.swift).
 // Beyond the core, each a section a reader can skip:
 //   Scoped stores and observation: `scope`, `store.property`, Observation's bookkeeping.
 //   Child features: `Reduce` (`scope`, `ifLet`, `forEach`), `StackState`.
@@ -197,8 +196,7 @@ public struct StoreSubscription: Sendable {
   @MainActor public func cancel() { onCancel() }
 }
 
-// MARK: - Beyond the core
-// MARK: - Scoped stores and observation
+// MARK: - Beyond the core: scoped stores and observation
 extension Store {
   /// A store of a child feature that reads and sends through this one, and tells its observers of
   /// a `send` only if its state changed (`!=`); `toChildState` runs after every `send` while the
@@ -269,9 +267,7 @@ extension Store {
   /// - Returns: The subscription, which ``StoreSubscription/cancel()`` ends; dropping it does not.
   @discardableResult public func subscribe<Selection: Equatable>(
     to select: @escaping (State) -> Selection, _ listener: @escaping @MainActor (Selection) -> Void
-  ) -> StoreSubscription {
-    scope(state: select, action: { $0 }).subscribe(listener)
-  }
+  ) -> StoreSubscription { scope(state: select, action: { $0 }).subscribe(listener) }
 
   /// Reads a property of the state, as `store.count` reads `store.state.count`; Observation hears
   /// of it only on a `send` that changed it (`!=`, or any `send` for a value not `Equatable`).
@@ -449,8 +445,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     extract: (@MainActor (Action) -> ChildAction?)? = nil,
     child: @escaping Reducer<ChildState, ChildAction>
   ) -> Self {
-    // NB: Sound: read only on the main actor, where the store reduces actions.
-    nonisolated(unsafe) let path = path
+    nonisolated(unsafe) let path = path  // Sound: read only on the main actor, as the store is.
     return embedding(
       path, action: embed, extract: extract, child: child, owns: false, find: { _ in true },
       read: { $0[keyPath: path] }, modify: { $1(&$0[keyPath: path]) }, remove: nil)
@@ -476,8 +471,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     extract: (@MainActor (Action) -> ChildAction?)? = nil,
     child: @escaping Reducer<ChildState, ChildAction> = { _, _ in .dismiss }
   ) -> Self {
-    // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
-    nonisolated(unsafe) let embedState = embedState
+    nonisolated(unsafe) let embedState = embedState  // Sound: called on the main actor only.
     let extractState = Self.extract(embedState)
     return embedding(
       \State.self, action: embed, extract: extract, child: child,
@@ -511,8 +505,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     extract: (@MainActor (Action) -> ChildAction?)? = nil,
     child: @escaping Reducer<ChildState, ChildAction>
   ) -> Self {
-    // NB: Sound: read only on the main actor, where the store reduces actions.
-    nonisolated(unsafe) let path = path
+    nonisolated(unsafe) let path = path  // Sound: read only on the main actor, as the store is.
     return embedding(
       path, action: embed, extract: extract, child: child, gone: { _ in "\(path) is nil" },
       find: { Self.key(of: $0[keyPath: path]) }, read: { $0[keyPath: path] },
@@ -531,8 +524,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     modify: @escaping @MainActor (inout State, (inout ChildState) -> Void) -> Void,
     remove: (@MainActor (inout State) -> Void)?
   ) -> Self {
-    // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
-    nonisolated(unsafe) let embed = embed
+    nonisolated(unsafe) let embed = embed  // Sound: called only on the main actor, as the store is.
     let (parent, extract) = (reduce, extract ?? Self.extract(embed))
     return Self { state, action in
       guard let childAction = extract(action) else { return parent(&state, action) }
@@ -714,8 +706,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   @usableFromInline nonisolated static func extract<Whole, Payload>(
     _ embed: @escaping (Payload) -> Whole
   ) -> @MainActor (Whole) -> Payload? {
-    // NB: Sound: called only on the main actor, as the store reduces actions.
-    nonisolated(unsafe) let embed = embed
+    nonisolated(unsafe) let embed = embed  // Sound: called only on the main actor, as the store is.
     nonisolated(unsafe) var (name, others) = (UnsafePointer<CChar>?.none, [UnsafePointer<CChar>]())
     return { action in
       guard let actionName = caseName(action) else {
@@ -866,12 +857,6 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
     ids.swapAt(i, j)
   }
 
-  /// Removes the screens that `shouldBeRemoved` accepts; the others keep their ids.
-  public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-    let kept = try elements.indices.filter { try !shouldBeRemoved(elements[$0]) }
-    (elements, ids) = (kept.map { elements[$0] }, kept.map { ids[$0] })
-  }
-
   /// Pops the screen with `id`, if it is in the stack, and every screen above it.
   public mutating func pop(from id: Int) {
     if let index = ids.firstIndex(of: id) { removeSubrange(index...) }
@@ -891,6 +876,23 @@ extension StackState: CustomReflectable {
   public var customMirror: Mirror {
     let children = zip(ids, elements).map { (label: "#\($0)" as String?, value: $1 as Any) }
     return Mirror(self, children: children, displayStyle: .struct)
+  }
+}
+
+extension Optional {
+  /// The payload of the case `embed` makes, if this holds that case, as TCA's `[case: \.edit]`
+  /// reads it: set, it changes the payload, or clears it with `nil`; another case stays as it is.
+  /// ```swift
+  /// state.destination[case: Destination.State.edit]?.title = "Draft"
+  /// state.path[id: id][case: Path.State.detail]?.taps += 1
+  /// ```
+  /// - Parameter embed: The case, named as the function that makes it: `Path.State.detail`.
+  public subscript<Payload>(case embed: (Payload) -> Wrapped) -> Payload? {
+    get {
+      guard let self, let payload = casePayload(of: self, as: Payload.self) else { return nil }
+      return caseName(self) == caseName(embed(payload)) ? payload : nil
+    }
+    set { if self[case: embed] != nil { self = newValue.map(embed) } }
   }
 }
 
@@ -1212,9 +1214,8 @@ nonisolated private func dumpWrap(
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {
     let expected = "the case of \(Action.self) that carries a \(Payload.self)"
-    try await receive(expected, timeout, update, (fileID, filePath, line, column)) { action in
-      guard let action, let value = casePayload(of: action, as: Payload.self) else { return false }
-      return caseName(action) == caseName(embed(value)) && check(value)
+    try await receive(expected, timeout, update, (fileID, filePath, line, column)) {
+      $0[case: embed].map(check) ?? false
     }
   }
 

@@ -2203,6 +2203,22 @@ extension DocSamples {
     store.send(.path(id: store.path.ids[2], .alert(.ok)))
     #expect(store.path.count == 2)
   }
+
+  @Test("one case of an enum, read and written with subscript(case:)")
+  func oneCase() {
+    typealias Path = StackSamples.Path
+    enum Destination {
+      enum State: Equatable { case edit(Editor), alert(String) }
+      struct Editor: Equatable { var title = "" }
+    }
+    struct Feature { var destination: Destination.State?, path: StackState<Path.State> }
+    var state = Feature(destination: .edit(.init()), path: [.list, .detail(.init())])
+    let id = state.path.ids[1]
+    state.destination[case: Destination.State.edit]?.title = "Draft"
+    state.path[id: id][case: Path.State.detail]?.taps += 1
+    #expect(state.destination == .edit(.init(title: "Draft")))
+    #expect(state.path[1] == .detail(StackSamples.Detail.State(taps: 1)))
+  }
 }
 
 // MARK: - Coming from ReSwift and Redux (MigratingFromReSwift.md)

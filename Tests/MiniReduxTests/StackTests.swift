@@ -208,15 +208,47 @@ struct StackTests {
     #expect(step?.message.contains("the state shows .list, not that case") == true)
 
     // The detail's sheet starts a timer; popping the detail ends it in that send.
+    // One case of a screen, read and written by id and case, as TCA's `[id: 1, case: \.detail]`.
     try await store.send(.path(id: 1, .detail(.present))) {
-      $0.path[1] = .detail(PathApp.Detail.State(sheet: StackScreen.State(title: "sheet")))
+      $0.path[id: 1][case: PathApp.Path.State.detail]?.sheet = StackScreen.State(title: "sheet")
     }
     try await store.send(.path(id: 1, .detail(.sheet(.start))))
     try await store.receive(.path(id: 1, .detail(.sheet(.tick)))) {
-      $0.path[1] = .detail(PathApp.Detail.State(sheet: StackScreen.State(title: "sheet", ticks: 1)))
+      $0.path[id: 1][case: PathApp.Path.State.detail]?.sheet?.ticks = 1
     }
     try await store.send(.popTo(0)) { $0.path.pop(to: 0) }
     try await store.finish()
+  }
+
+  @Test("one case of an enum, read and written through the function that makes it")
+  func oneCase() {
+    typealias Screen = PathApp.Path.State
+    var path: StackState<Screen> = [.list(StackScreen.State(title: "l")), .detail(.init())]
+    let (list, detail) = (path.ids[0], path.ids[1])
+    #expect(path[id: list][case: Screen.list]?.title == "l")
+    #expect(path[id: list][case: Screen.detail] == nil)
+    #expect(path[id: detail][case: Screen.list] == nil)
+
+    // Written: the payload of the case it holds changes; another case, or no screen, stays.
+    path[id: detail][case: Screen.detail]?.sheet = StackScreen.State(title: "s")
+    path[id: list][case: Screen.detail]?.sheet = StackScreen.State(title: "not here")
+    path[id: list][case: Screen.detail] = PathApp.Detail.State()
+    path[id: 99][case: Screen.list]?.ticks = 1
+    #expect(Array(path) == [.list(.init(title: "l")), .detail(.init(sheet: .init(title: "s")))])
+
+    // Two cases with one payload type are told apart; `nil` clears only the case it names.
+    enum Twins: Equatable { case left(Int), right(Int), none }
+    var twins: Twins? = .right(1)
+    #expect(twins[case: Twins.left] == nil && twins[case: Twins.right] == 1)
+    twins[case: Twins.left] = nil
+    twins[case: Twins.left] = 2
+    #expect(twins == .right(1))
+    twins[case: Twins.right]? += 1
+    #expect(twins == .right(2))
+    twins[case: Twins.right] = nil
+    #expect(twins == nil && twins[case: Twins.right] == nil)
+    twins = Twins.none
+    #expect(twins[case: Twins.left] == nil)
   }
 
   /// A screen that is `Identifiable` itself: the stack's ids still name it.
