@@ -36,7 +36,7 @@ struct Counts {
 
   static let quick = Counts(
     sends: 10_000, largeStateSends: 1_000, largeStateSize: 100_000, roundTrips: 1_000,
-    searches: 1_000, fanOutSends: 1_000, listeners: 100, observedSends: 100, longLived: 2_000,
+    searches: 10_000, fanOutSends: 1_000, listeners: 100, observedSends: 100, longLived: 2_000,
     listSends: 10_000, rowSends: 100, longListRowSends: 2)
 }
 
@@ -320,7 +320,7 @@ struct Scenarios {
     var results: [Int] = []
     var lastResults: [Int] = []
     var inFlight: [Int?] = []
-    var heldAfter: Int?
+    var held: [Int] = []
     var settle: [Double] = []
     var onCPU: [Double] = []
     var result = await measure(
@@ -340,7 +340,7 @@ struct Scenarios {
       settle.append(settled.nanoseconds)
       // Let the cancelled effects' last hops to the main actor run before reading the heap.
       try? await Task.sleep(for: .milliseconds(20))
-      heldAfter = before.flatMap { before in liveHeapBytes().map { $0 - before } }
+      if let before, let after = liveHeapBytes() { held.append(after - before) }
       results.append(store.state.results)
       lastResults.append(store.state.lastResult)
       inFlight.append(inFlightEffects(store))
@@ -357,16 +357,19 @@ struct Scenarios {
         name: "\(id) no in-flight entries after settling",
         passed: inFlight.allSatisfy { ($0 ?? 0) == 0 },
         detail: "in flight per storm \(inFlight.map(described))"))
-    // NB: The store keeps no buffer sized by the burst once the burst is over.
+    // NB: The store keeps no buffer sized by the burst once the burst is over (one of 10,000 sends
+    // holds 160 KiB or more): it would show in every repetition, so the least held counts, as one
+    // reading also counts the freed blocks glibc's per-thread caches keep (up to 72 KiB seen).
     checks.append(
       Check(
-        name: "\(id) live heap held after settling < 16 KiB",
-        passed: heldAfter.map { $0 < 16 << 10 } ?? true, detail: formatBytes(heldAfter)))
+        name: "\(id) live heap held after settling < 64 KiB (the least of the repetitions)",
+        passed: held.min().map { $0 < 64 << 10 } ?? true,
+        detail: held.map { formatBytes($0) }.joined(separator: ", ")))
     result.notes = [
       ("\(id) .result actions reduced per storm", "\(results)"),
       ("\(id) send loop, main thread on-CPU time per send, median", "\(ns(median(onCPU))) ns"),
       ("\(id) settle after the loop (finish() on the last task), median", ms(median(settle))),
-      ("\(id) live heap held after settling, store alive", formatBytes(heldAfter)),
+      ("\(id) live heap held after settling, store alive", formatBytes(held.min())),
     ]
     return result
   }
