@@ -1862,10 +1862,11 @@ extension DocSamples {
   func stackIDsInATestStore() async throws {
     typealias App = StackSamples.App
     typealias Detail = StackSamples.Detail
+    typealias Path = StackSamples.Path
     let store = TestStore(initialState: App.State(), App.reducer)
     try await store.send(.push) { $0.path.append(.detail(Detail.State())) }
     try await store.send(.path(id: 1, .detail(.tapped))) {
-      $0.path[id: 1] = .detail(Detail.State(taps: 1))
+      $0.path[id: 1][case: Path.State.detail]?.taps = 1
     }
     #expect(store.state.path.ids == [0, 1])
     try await store.finish()
