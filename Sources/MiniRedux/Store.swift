@@ -901,7 +901,7 @@ extension StackState: CustomReflectable {
 /// let store = Store(initialState: Counter.State(), printChanges(Counter.reduce))
 /// store.send(.incrementTapped)
 /// // received .incrementTapped
-/// //   State(
+/// //   Counter.State(
 /// // -   count: 0
 /// // +   count: 1
 /// //   )
@@ -963,8 +963,7 @@ nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
   return lines.joined(separator: "\n")
 }
 
-/// `value` as lines; a composite fits on one line if it is at most `width` long (by default, the
-/// fields of its top level each on its own).
+/// `value` as lines; a composite is on one line if it fits in `width` (by default, not the top one).
 nonisolated func dumpLines(_ value: Any, width: Int = 0, depth: Int = 0) -> [String] {
   if depth > 20 { return [String(describing: value)] }
   let mirror = Mirror(reflecting: value)
@@ -991,10 +990,15 @@ nonisolated func dumpLines(_ value: Any, width: Int = 0, depth: Int = 0) -> [Str
     guard !(value is CustomStringConvertible || value is CustomDebugStringConvertible) else {
       return [String(describing: value)]
     }
-    return dumpWrap("\(type(of: value))(", children(labelled: true), width)
+    let name = String(reflecting: type(of: value)).replacing(qualifiers) { $0.1 }
+    return dumpWrap(name + "(", children(labelled: true), width)
   default: return [String(reflecting: value)]
   }
 }
+
+// NB: What `String(reflecting:)` writes before a type's name: its module and, for a type declared
+// in a function, the path to it. Sound: only read; a `Regex` compiles its program once, atomically.
+nonisolated(unsafe) private let qualifiers = #/(^|[<(\s,])\w+\.(?:[\w.]*\(unknown[^)]*\)\.)*/#
 
 nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: Int) -> [String] {
   let close = open.hasSuffix("[") ? "]" : ")"
