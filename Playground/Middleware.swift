@@ -68,21 +68,21 @@ let store = Store(initialState: Counter.State(), printChanges(Counter.reduce))
 await store.send(.incrementTapped).finish()
 await store.send(.factButtonTapped).finish()
 // received .incrementTapped
-//   State(
+//   Counter.State(
 // -   count: 0
 // +   count: 1
 //     fact: ""
 //     isLoadingFact: false
 //   )
 // received .factButtonTapped
-//   State(
+//   Counter.State(
 //     count: 1
 //     fact: ""
 // -   isLoadingFact: false
 // +   isLoadingFact: true
 //   )
 // received .factLoaded("1 is the loneliest number")
-//   State(
+//   Counter.State(
 //     count: 1
 // -   fact: ""
 // -   isLoadingFact: true

@@ -61,7 +61,7 @@ do {
   print(error)
 }
 // Testing/Testing.swift:59: send(.incrementTapped): the state is not as expected (- expected, + actual):
-//   State(
+//   Counter.State(
 // -   count: 3
 // +   count: 2
 //     fact: "1 is odd"

@@ -903,7 +903,7 @@ extension Optional {
 /// let store = Store(initialState: Counter.State(), printChanges(Counter.reduce))
 /// store.send(.incrementTapped)
 /// // received .incrementTapped
-/// //   State(
+/// //   Counter.State(
 /// // -   count: 0
 /// // +   count: 1
 /// //   )
@@ -935,11 +935,8 @@ nonisolated func casePayload<Payload>(of value: Any, as _: Payload.Type) -> Payl
 }
 
 nonisolated func dumpLine(_ value: Any) -> String {
-  dumpRender(value, width: .max, depth: 0).joined(separator: " ")
+  dumpLines(value, width: .max).joined(separator: " ")
 }
-
-/// `value` on several lines, the fields of its top level each on its own.
-nonisolated func dumpLines(_ value: Any) -> [String] { dumpRender(value, width: 0, depth: 0) }
 
 /// The lines of `old` and `new` as a diff: `-` only in `old`, `+` only in `new`, and runs of
 /// unchanged lines cut to the three at each end.
@@ -968,42 +965,45 @@ nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
   return lines.joined(separator: "\n")
 }
 
-/// `value` as lines; a composite fits on one line if it is at most `width` long.
-nonisolated private func dumpRender(_ value: Any, width: Int, depth: Int) -> [String] {
+/// `value` as lines; a composite is on one line if it fits in `width` (by default, not the top one).
+nonisolated func dumpLines(_ value: Any, width: Int = 0, depth: Int = 0) -> [String] {
   if depth > 20 { return [String(describing: value)] }
   let mirror = Mirror(reflecting: value)
   func children(labelled: Bool) -> [[String]] {
-    let rendered = mirror.children.map { child in
-      let lines = dumpRender(child.value, width: width == .max ? .max : 60, depth: depth + 1)
+    mirror.children.map { child in
+      let lines = dumpLines(child.value, width: width == .max ? .max : 60, depth: depth + 1)
       guard labelled, let label = child.label, !label.hasPrefix(".") else { return lines }
       return ["\(label): \(lines[0])"] + lines.dropFirst()
     }
-    // NB: Sorted, as equal sets or dictionaries may list their elements in different orders.
-    guard mirror.displayStyle == .set || mirror.displayStyle == .dictionary else { return rendered }
-    return rendered.sorted { $0.joined() < $1.joined() }
   }
   switch mirror.displayStyle {
   case .optional:
-    return mirror.children.first.map { dumpRender($0.value, width: width, depth: depth) } ?? ["nil"]
-  case .collection, .set, .dictionary: return dumpWrap("[", children(labelled: false), "]", width)
-  case .tuple: return dumpWrap("(", children(labelled: true), ")", width)
+    return mirror.children.first.map { dumpLines($0.value, width: width, depth: depth) } ?? ["nil"]
+  case .collection: return dumpWrap("[", children(labelled: false), width)
+  case .set, .dictionary:  // NB: Sorted, as equal ones may list their elements in other orders.
+    return dumpWrap("[", children(labelled: false).sorted { $0.joined() < $1.joined() }, width)
+  case .tuple: return dumpWrap("(", children(labelled: true), width)
   case .enum:
     guard let child = mirror.children.first, let label = child.label else { return [".\(value)"] }
-    let inner = dumpRender(child.value, width: width, depth: depth + 1)
+    let inner = dumpLines(child.value, width: width, depth: depth + 1)
     return Mirror(reflecting: child.value).displayStyle == .tuple
-      ? [".\(label)\(inner[0])"] + inner.dropFirst() : dumpWrap(".\(label)(", [inner], ")", width)
+      ? [".\(label)\(inner[0])"] + inner.dropFirst() : dumpWrap(".\(label)(", [inner], width)
   case .struct, .class:
     guard !(value is CustomStringConvertible || value is CustomDebugStringConvertible) else {
       return [String(describing: value)]
     }
-    return dumpWrap("\(type(of: value))(", children(labelled: true), ")", width)
+    let name = String(reflecting: type(of: value)).replacing(qualifiers) { $0.1 }
+    return dumpWrap(name + "(", children(labelled: true), width)
   default: return [String(reflecting: value)]
   }
 }
 
-nonisolated private func dumpWrap(
-  _ open: String, _ items: [[String]], _ close: String, _ width: Int
-) -> [String] {
+// NB: What `String(reflecting:)` writes before a type's name: its module and, for a type declared
+// in a function, the path to it. Sound: only read; a `Regex` compiles its program once, atomically.
+nonisolated(unsafe) private let qualifiers = #/(^|[<(\s,])\w+\.(?:[\w.]*\(unknown[^)]*\)\.)*/#
+
+nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: Int) -> [String] {
+  let close = open.hasSuffix("[") ? "]" : ")"
   let singles = items.compactMap { $0.count == 1 ? $0[0] : nil }
   let joined = open + singles.joined(separator: ", ") + close
   if singles.count == items.count, joined.count <= width || items.isEmpty { return [joined] }

@@ -1231,7 +1231,7 @@ struct TestStoreDocSamples {
     let store = Store(initialState: Counter.State(), printChanges(Counter.reduce))
     store.send(.incrementTapped)
     // received .incrementTapped
-    //   State(
+    //   Counter.State(
     // -   count: 0
     // +   count: 1
     //   )
@@ -1240,7 +1240,7 @@ struct TestStoreDocSamples {
     let logged = Store(
       initialState: Counter.State(), printChanges(Counter.reduce) { log.append($0) })
     logged.send(.incrementTapped)
-    #expect(log == ["received .incrementTapped\n  State(\n-   count: 0\n+   count: 1\n  )"])
+    #expect(log == ["received .incrementTapped\n  Counter.State(\n-   count: 0\n+   count: 1\n  )"])
   }
 
   // Sample: Testing a feature: time

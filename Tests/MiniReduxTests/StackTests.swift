@@ -183,8 +183,8 @@ struct StackTests {
     let (a, b) = (path.ids[0], path.ids[1])
     #expect(
       dumpDiff(before, dumpLines(path)).split(separator: "\n") == [
-        "  StackState<State>(", "    #\(a): State(title: \"a\", ticks: 0)",
-        "+   #\(b): State(title: \"b\", ticks: 0)", "  )",
+        "  StackState<StackScreen.State>(", "    #\(a): StackScreen.State(title: \"a\", ticks: 0)",
+        "+   #\(b): StackScreen.State(title: \"b\", ticks: 0)", "  )",
       ])
   }
 

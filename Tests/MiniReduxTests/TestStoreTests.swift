@@ -61,6 +61,14 @@ func expectLocation(
     sourceLocation: sourceLocation)
 }
 
+/// Two screens whose states are both named `State`, as a list and its detail screen are in a stack.
+enum List {
+  struct State: Equatable { var rows = ["milk"] }
+}
+enum Detail {
+  struct State: Equatable { var title = "milk" }
+}
+
 @MainActor
 @Suite("TestStore: send asserts the state change (rule 1)", .throwingFailures)
 struct TestStoreSendTests {
@@ -85,7 +93,7 @@ struct TestStoreSendTests {
     #expect(
       failure?.message == """
         send(.increment): the state is not as expected (- expected, + actual):
-          State(
+          Gated.State(
         -   count: 2
         +   count: 1
             loaded: []
@@ -183,6 +191,34 @@ struct TestStoreSendTests {
             scores: [(key: "a", value: 1), (key: "b", value: 2)]
         -   selection: nil
         +   selection: 1
+          )
+        """)
+  }
+
+  @Test("the diff names a nested type by the types around it, with no module or function")
+  func nestedTypeNames() async throws {
+    enum Screen: Equatable {
+      case list(List.State)
+      case detail(Detail.State)
+    }
+    struct Stack: Equatable {
+      var path: StackState<Screen> = [.list(List.State()), .detail(Detail.State())]
+    }
+    let store = TestStore(initialState: Stack()) { (state: inout Stack, title: String) in
+      state.path[id: 1] = .detail(Detail.State(title: title))
+      return .none
+    }
+    store.timeout = patience
+    let failure = await #expect(throws: TestStoreFailure.self) { try await store.send("eggs") }
+    #expect(
+      failure?.message == """
+        send("eggs"): the state changed, but no closure asserted it (- expected, + actual):
+          Stack(
+            path: StackState<Screen>(
+              #0: .list(List.State(rows: ["milk"]))
+        -     #1: .detail(Detail.State(title: "milk"))
+        +     #1: .detail(Detail.State(title: "eggs"))
+            )
           )
         """)
   }
