@@ -630,8 +630,7 @@ nonisolated let keptCapacity = 16
   let (isGroup, isPause): (Bool, Bool)
   /// What contains it: a concatenation whose step it is part of, or a group.
   private(set) var parent: RunningEffect?
-  /// Its lineage, its depth in containment's tree, and the ids of the `cancellable`s around it,
-  /// inside its parent.
+  /// Its lineage, its depth in containment's tree, and the ids around it inside its parent.
   let (lineage, depth, ids): (StoreTask, Int, EffectIDs)
   /// Its phase, moved only by ``cancel()`` and ``end()``: running, cancelled (unregistered), ended.
   private(set) var (isCancelled, hasEnded) = (false, false)

@@ -70,8 +70,7 @@ public typealias Reducer<State, Action: Sendable> =
   var scopes: [(notify: @MainActor () -> Bool, isAlive: @MainActor () -> Bool)] = [] {
     didSet { hasScopes = !scopes.isEmpty }
   }
-  // NB: Flags each send reads (HowItWorks' table).
-  fileprivate var (hasScopes, pruneScopesAt) = (false, keptCapacity)
+  fileprivate var (hasScopes, pruneScopesAt) = (false, keptCapacity)  // NB: As `hasListeners`.
 
   #if canImport(Combine)
     /// Publishes once per `send`, after its actions were reduced, for `@ObservedObject`.
@@ -1536,6 +1535,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// test stores that sleep on this clock (not others') run until each sleeps again, ends or waits
   /// on something else. Effects that run on for ten seconds are reported; time moves on without them.
   /// ```swift
+  /// let clock = TestClock()  // given to the feature, as its reducer's clock
   /// await clock.advance(by: .seconds(1))  // a one-second timer ticks once
   /// await clock.advance()  // what sleeps for zero, or until now, wakes
   /// ```
@@ -1546,8 +1546,8 @@ public final class TestClock: Clock, @unchecked Sendable {
 
   /// Moves time forward to `deadline` (not back, if it is past), as ``advance(by:)`` does.
   /// ```swift
-  /// let start = clock.now
-  /// await clock.advance(to: start.advanced(by: .seconds(5)))
+  /// let clock = TestClock()  // given to the feature, as its reducer's clock
+  /// await clock.advance(to: clock.now.advanced(by: .seconds(5)))
   /// ```
   /// - Parameter deadline: The instant to move to.
   @MainActor public func advance(to deadline: Instant) async {
@@ -1574,6 +1574,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// Moves time to each deadline something sleeps until, until nothing sleeps on the clock, for
   /// effects that end after a few sleeps; a timer that never stops is reported after ten seconds.
   /// ```swift
+  /// let clock = TestClock()  // given to the feature, as its reducer's clock
   /// try await store.send(.startCountdown)
   /// await clock.run()
   /// ```

@@ -1067,7 +1067,7 @@ struct TestStoreDocSamples {
         }
       }
     }
-    let clock = TestClock()
+    let clock = TestClock()  // given to the feature, as its reducer's clock
     let store = TestStore(initialState: 3, Countdown.reducer(clock: clock))
     store.timeout = patience
     try await store.send(.startCountdown)
@@ -1075,8 +1075,7 @@ struct TestStoreDocSamples {
     await clock.advance(by: .seconds(1))  // a one-second timer ticks once
     await clock.advance()  // what sleeps for zero, or until now, wakes
     try await store.receive(.tick) { $0 = 2 }
-    let start = clock.now
-    await clock.advance(to: start.advanced(by: .seconds(5)))
+    await clock.advance(to: clock.now.advanced(by: .seconds(5)))
     try await store.receive(.tick) { $0 = 1 }
     try await store.receive(.tick) { $0 = 0 }
     try await store.finish()
