@@ -771,12 +771,11 @@ nonisolated let keptCapacity = 16
         members.others[.init(effect)] = nil
       } else if let next = members.others.popFirst()?.value {
         members.first = next
+      } else {
+        if id.watchesState { watched.remove(id) }
+        return
       }
-      if members.first !== effect {
-        byID[id] = members
-      } else if id.watchesState {
-        watched.remove(id)
-      }
+      byID[id] = members
     }
     // NB: Not `byID` while it holds a group that is still starting.
     if running.isEmpty, running.capacity > keptCapacity { running = [] }
