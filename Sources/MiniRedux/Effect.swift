@@ -1163,20 +1163,17 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     dlsym(dlopen(nil, RTLD_NOW), name)
   }
 
-  /// Makes the process exit 1 at its end once a report `fails`; static, as a script runs globals.
   extension Reporter {
-    nonisolated static let failingAtExit: Void = {
-      atexit {
-        #if canImport(Musl)
-          // NB: musl traps exit from an atexit handler (before 1.1.2, hangs); skip earlier ones.
-          fflush(nil)
-          _exit(1)
-        #else
-          // NB: glibc and Darwin run the other handlers (LeakSanitizer's, coverage's), then exit 1.
-          exit(1)
-        #endif
-      }
-    }()
+    nonisolated static let failingAtExit = atexit {  // NB: Static, as a script runs globals.
+      #if canImport(Musl)
+        // NB: musl traps exit from an atexit handler (before 1.1.2, hangs); skip earlier ones.
+        fflush(nil)
+        _exit(1)
+      #else
+        // NB: glibc and Darwin run the other handlers (LeakSanitizer's, coverage's), then exit 1.
+        exit(1)
+      #endif
+    }
   }
 #else
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool { false }
