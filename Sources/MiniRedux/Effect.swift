@@ -1097,8 +1097,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     {
       return true
     }
-    guard let fail = xcTestFail else { return false }
-    guard let message else { return true }
+    guard let message, let fail = xcTestFail else { return xcTestFail != nil }
     // NB: Sound: the signature of `XCTFail(_:file:line:)` is in its name, in stdlib types only.
     unsafeBitCast(fail, to: (@convention(thin) (String, StaticString, UInt) -> Void).self)(
       message, location.filePath, location.line)
