@@ -1138,8 +1138,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     // NB: The thunk exists only in a Testing built with library evolution, as toolchains ship it.
     guard symbol("$s7Testing10SuiteTraitP11isRecursiveSbvgTj") != nil,
       let current = symbol("$s7Testing4TestV7currentACSgvgZ"),
-      let makeLocation = symbol(
-        "$s7Testing14SourceLocationV6fileID0D4Path4line6columnACSS_SSS2itcfC"),
+      let make = symbol("$s7Testing14SourceLocationV6fileID0D4Path4line6columnACSS_SSS2itcfC"),
       let record = symbol(
         "$s7Testing5IssueV6record_14sourceLocationAcA7CommentVSg_AA06SourceE0VtFZ"),
       // NB: Sound, as the signatures are in the names and the values cross by address (above).
@@ -1150,8 +1149,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     // NB: `SourceLocation.init` stops the program on a `fileID` with no slash, or a line below 1.
     let fileID = "\(location.fileID)".contains("/") ? "\(location.fileID)" : "_/\(location.fileID)"
     let sourceLocation = unsafeBitCast(
-      makeLocation,
-      to: (@convention(thin) (__owned String, __owned String, Int, Int) -> Location).self)(
+      make, to: (@convention(thin) (__owned String, __owned String, Int, Int) -> Location).self)(
         fileID, "\(location.filePath)", max(Int(location.line), 1), max(Int(location.column), 1))
     _ = unsafeBitCast(record, to: (@convention(thin) (Comment?, Location) -> Issue).self)(
       comment, sourceLocation)
