@@ -1118,14 +1118,13 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   // NB: Sound: an address, set once and only read.
   nonisolated(unsafe) private let xcTestFail: UnsafeMutableRawPointer? = {
     #if canImport(Darwin)
-      let runsXCTest = [
-        "XCTestBundlePath", "XCTestConfigurationFilePath", "XCTestSessionIdentifier",
-      ].contains { getenv($0) != nil }
+      let inXCTest = ["XCTestBundlePath", "XCTestConfigurationFilePath", "XCTestSessionIdentifier"]
+        .contains { getenv($0) != nil }
     #else
       // NB: XCTest here can't tell if a test runs; Swift Testing's process has it in its arguments.
-      let runsXCTest = !CommandLine.arguments.contains("swift-testing")
+      let inXCTest = !CommandLine.arguments.contains("swift-testing")
     #endif
-    return runsXCTest ? symbol("$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF") : nil
+    return inXCTest ? symbol("$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF") : nil
   }()
 
   /// Calls `Issue.record(_:sourceLocation:)` in the running Swift Testing test, if there is one.
