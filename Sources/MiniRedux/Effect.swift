@@ -1087,9 +1087,8 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 
 // MARK: - Testing
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-  /// Records `message` as a failure of the running test at `location`, with Swift Testing or
-  /// XCTest found at run time, so that an app links neither; `false` if no test runs here. With
-  /// no message, it only tells whether a test runs here.
+  /// Records `message`, if any, as the running test's failure at `location`; `false` if no test
+  /// runs here. Swift Testing and XCTest are found at run time, so that an app links neither.
   // NB: How the functions are found, and why calling them is sound: HowItWorks, Test failures.
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool {
     if case let (test?, issue?, sourceLocation?, comment?) = testingTypes,
@@ -1105,8 +1104,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   }
 
   /// Swift Testing's types, if it is loaded; found once, as `_typeByName` searches every type.
-  // NB: Sound: types, set once and only read. Cast to protocols they conform to: Swift 5 mode
-  // opens no `Any.Type`.
+  // NB: Sound: types, set once and only read. Cast to protocols: Swift 5 mode opens no `Any.Type`.
   nonisolated(unsafe) private let testingTypes = (
     _typeByName("7Testing4TestV") as? any Hashable.Type,
     _typeByName("7Testing5IssueV") as? any CustomStringConvertible.Type,
