@@ -1086,9 +1086,8 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 
 // MARK: - Testing
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-  /// Records `message` as a failure of the running test at `location`, with Swift Testing or
-  /// XCTest found at run time, so that an app links neither; `false` if no test runs here. With
-  /// no message, it only tells whether a test runs here.
+  /// Records `message`, if any, as the running test's failure at `location`; `false` if no test
+  /// runs here. Swift Testing and XCTest are found at run time, so that an app links neither.
   // NB: How the functions are found, and why calling them is sound: HowItWorks, Test failures.
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool {
     if case let (test?, issue?, sourceLocation?, comment?) = testingTypes,
@@ -1096,8 +1095,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     {
       return true
     }
-    guard let fail = xcTestFail else { return false }
-    guard let message else { return true }
+    guard let message, let fail = xcTestFail else { return xcTestFail != nil }
     // NB: Sound: the signature of `XCTFail(_:file:line:)` is in its name, in stdlib types only.
     unsafeBitCast(fail, to: (@convention(thin) (String, StaticString, UInt) -> Void).self)(
       message, location.filePath, location.line)
@@ -1105,8 +1103,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   }
 
   /// Swift Testing's types, if it is loaded; found once, as `_typeByName` searches every type.
-  // NB: Sound: types, set once and only read. Cast to protocols they conform to: Swift 5 mode
-  // opens no `Any.Type`.
+  // NB: Sound: types, set once and only read. Cast to protocols: Swift 5 mode opens no `Any.Type`.
   nonisolated(unsafe) private let testingTypes = (
     _typeByName("7Testing4TestV") as? any Hashable.Type,
     _typeByName("7Testing5IssueV") as? any CustomStringConvertible.Type,
@@ -1118,14 +1115,13 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   // NB: Sound: an address, set once and only read.
   nonisolated(unsafe) private let xcTestFail: UnsafeMutableRawPointer? = {
     #if canImport(Darwin)
-      let runsXCTest = [
-        "XCTestBundlePath", "XCTestConfigurationFilePath", "XCTestSessionIdentifier",
-      ].contains { getenv($0) != nil }
+      let inXCTest = ["XCTestBundlePath", "XCTestConfigurationFilePath", "XCTestSessionIdentifier"]
+        .contains { getenv($0) != nil }
     #else
       // NB: XCTest here can't tell if a test runs; Swift Testing's process has it in its arguments.
-      let runsXCTest = !CommandLine.arguments.contains("swift-testing")
+      let inXCTest = !CommandLine.arguments.contains("swift-testing")
     #endif
-    return runsXCTest ? symbol("$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF") : nil
+    return inXCTest ? symbol("$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF") : nil
   }()
 
   /// Calls `Issue.record(_:sourceLocation:)` in the running Swift Testing test, if there is one.
@@ -1138,8 +1134,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     // NB: The thunk exists only in a Testing built with library evolution, as toolchains ship it.
     guard symbol("$s7Testing10SuiteTraitP11isRecursiveSbvgTj") != nil,
       let current = symbol("$s7Testing4TestV7currentACSgvgZ"),
-      let makeLocation = symbol(
-        "$s7Testing14SourceLocationV6fileID0D4Path4line6columnACSS_SSS2itcfC"),
+      let make = symbol("$s7Testing14SourceLocationV6fileID0D4Path4line6columnACSS_SSS2itcfC"),
       let record = symbol(
         "$s7Testing5IssueV6record_14sourceLocationAcA7CommentVSg_AA06SourceE0VtFZ"),
       // NB: Sound, as the signatures are in the names and the values cross by address (above).
@@ -1150,8 +1145,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     // NB: `SourceLocation.init` stops the program on a `fileID` with no slash, or a line below 1.
     let fileID = "\(location.fileID)".contains("/") ? "\(location.fileID)" : "_/\(location.fileID)"
     let sourceLocation = unsafeBitCast(
-      makeLocation,
-      to: (@convention(thin) (__owned String, __owned String, Int, Int) -> Location).self)(
+      make, to: (@convention(thin) (__owned String, __owned String, Int, Int) -> Location).self)(
         fileID, "\(location.filePath)", max(Int(location.line), 1), max(Int(location.column), 1))
     _ = unsafeBitCast(record, to: (@convention(thin) (Comment?, Location) -> Issue).self)(
       comment, sourceLocation)
@@ -1162,20 +1156,17 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     dlsym(dlopen(nil, RTLD_NOW), name)
   }
 
-  /// Makes the process exit 1 at its end once a report `fails`; static, as a script runs globals.
   extension Reporter {
-    nonisolated static let failingAtExit: Void = {
-      atexit {
-        #if canImport(Musl)
-          // NB: musl traps exit from an atexit handler (before 1.1.2, hangs); skip earlier ones.
-          fflush(nil)
-          _exit(1)
-        #else
-          // NB: glibc and Darwin run the other handlers (LeakSanitizer's, coverage's), then exit 1.
-          exit(1)
-        #endif
-      }
-    }()
+    nonisolated static let failingAtExit = atexit {  // NB: Static, as a script runs globals.
+      #if canImport(Musl)
+        // NB: musl traps exit from an atexit handler (before 1.1.2, hangs); skip earlier ones.
+        fflush(nil)
+        _exit(1)
+      #else
+        // NB: glibc and Darwin run the other handlers (LeakSanitizer's, coverage's), then exit 1.
+        exit(1)
+      #endif
+    }
   }
 #else
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool { false }

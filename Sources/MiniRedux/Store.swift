@@ -1559,9 +1559,8 @@ public final class TestClock: Clock, @unchecked Sendable {
       for executor in executors { settled = await executor.settle(before: deadline) && settled }
     } while queue.sync(execute: {
       state.now = min(state.sleepers.values.map(\.deadline).min() ?? end, end)
-      let due = state.sleepers.filter { $0.value.deadline <= state.now }
-      state.sleepers = state.sleepers.filter { $0.value.deadline > state.now }
-      for (_, sleeper) in due.sorted(by: { $0.key < $1.key }) { sleeper.wake.resume() }
+      let due = state.sleepers.filter { $0.value.deadline <= state.now }.keys.sorted()
+      for id in due { state.sleepers.removeValue(forKey: id)?.wake.resume() }
       return !due.isEmpty
     })
     guard !settled else { return }
