@@ -1034,7 +1034,9 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   public var exhaustivity = Exhaustivity.on
   private typealias Step = TestStoreLog<State, Action>.Step
   private typealias Update = ((inout State) throws -> Void)?
-  private let (store, log): (Store<State, Action>, TestStoreLog<State, Action>)
+  private let (store, createdAt): (Store<State, Action>, StepLocation)
+  private let log = TestStoreLog<State, Action>()
+  private var hasFailed = false  // Then a test store released with work left says nothing more.
   private var reporter = miniReduxReporter.get()  // Adapted in init: reports fail the next step.
   private let executor = TestExecutor()  // Runs the effects, so that steps can tell they ran.
 
@@ -1057,7 +1059,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     column: UInt = #column, _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
-    log = TestStoreLog(createdAt: (fileID, filePath, line, column))
+    createdAt = (fileID, filePath, line, column)
     reporter.report = { [report = reporter.report, weak log] message, fails in
       report(message, fails)
       if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
@@ -1092,7 +1094,15 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   }
 
   deinit {
-    let report = { @MainActor [log, exhaustivity] in log.reportIfUnaccounted(exhaustivity) }
+    let report = { @MainActor [log, exhaustivity, createdAt, hasFailed] in
+      let left = log.unaccounted(exhaustivity)
+      guard !hasFailed, !left.isEmpty else { return }
+      let message =
+        "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released "
+        + "with this not accounted for; end the test with `try await store.finish()`."
+      guard !miniReduxReporter.get().recordIssue(message + "\n" + left, createdAt) else { return }
+      miniReduxReport(message + " The test process will exit with status 1.\n" + left, fails: true)
+    }
     guard !isMainQueue() else { return MainActor.assumeIsolated(report) }
     // NB: Off the main thread, a task checks later, keeping the store and its effects alive.
     Task { @MainActor [store] in withExtendedLifetime(store) { report() } }
@@ -1338,7 +1348,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   }
 
   private func fail(_ message: String, _ at: StepLocation) throws {
-    log.hasFailed = true
+    hasFailed = true
     guard !miniReduxReporter.get().recordIssue(message, at) else { return }
     throw TestStoreFailure(message: message, fileID: "\(at.fileID)", line: at.line)
   }
@@ -1381,8 +1391,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
 @MainActor final class TestStoreLog<State, Action> {
   /// An action (`nil`: a child's dismissal), the state before and after, and the next stack id.
   typealias Step = (action: Action?, before: State, after: State, stackIDs: Int)
-  let createdAt: StepLocation
-  var hasFailed = false  // Then a test store released with work left says nothing more.
   var dropped: [String] = []  // What MiniRedux reported on the main actor since the last step.
   var received: [Step] = []  // What effects caused, in order.
   var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
@@ -1390,7 +1398,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   // The waits in progress, and whether the one in progress timed out.
   private var (waiters, isTimedOut) = ([CheckedContinuation<Void, Never>](), false)
   let screenIDs = stackIDs(from: 0)  // Those of the stacks the test makes.
-  init(createdAt: StepLocation) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
   func record(_ action: Action?, _ before: State, _ after: State, stackIDs: Int) {
     received.append((action, before, after, stackIDs))
@@ -1430,16 +1437,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
       }
     let actions = received.map { "  \(describe($0.action)) received but not asserted" }
     return (effects + (exhaustivity == .on ? actions : [])).joined(separator: "\n")
-  }
-
-  func reportIfUnaccounted(_ exhaustivity: Exhaustivity) {
-    let left = unaccounted(exhaustivity)
-    guard !hasFailed, !left.isEmpty else { return }
-    let message =
-      "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released with "
-      + "this not accounted for; end the test with `try await store.finish()`."
-    guard !miniReduxReporter.get().recordIssue(message + "\n" + left, createdAt) else { return }
-    miniReduxReport(message + " The test process will exit with status 1.\n" + left, fails: true)
   }
 }
 
