@@ -1342,9 +1342,8 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   }
 
   private func failIfDropped(_ step: String, _ at: StepLocation) throws {
-    guard !log.dropped.isEmpty else { return }
     defer { log.dropped = [] }
-    try fail("\(step): " + log.dropped.joined(separator: "\n"), at)
+    if !log.dropped.isEmpty { try fail("\(step): " + log.dropped.joined(separator: "\n"), at) }
   }
 
   private func fail(_ message: String, _ at: StepLocation) throws {
