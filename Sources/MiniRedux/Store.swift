@@ -1069,7 +1069,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     let recording: Reducer<State, Action> = { [log] state, action in
       let (before, ids) = (state, log.screenIDs.peek())
       log.noteDismissal(state)
-      defer { log.record(action, before, state, stackIDs: ids) }  // Once `reducer` has run.
+      defer { log.record(action, before, state, ids) }  // Once `reducer` has run.
       return reducer(&state, action)
     }
     store = Store(initialState: log.lastState!, recording, context: context, executor: executor)
@@ -1398,14 +1398,13 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   private var (waiters, isTimedOut) = ([CheckedContinuation<Void, Never>](), false)
   let screenIDs = stackIDs(from: 0)  // Those of the stacks the test makes.
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
-  func record(_ action: Action?, _ before: State, _ after: State, stackIDs: Int) {
+  func record(_ action: Action?, _ before: State, _ after: State, _ stackIDs: Int) {
     received.append((action, before, after, stackIDs))
     lastState = after
     wake()
   }
   func noteDismissal(_ state: State) where State: Equatable {
-    guard let lastState, lastState != state else { return }
-    record(nil, lastState, state, stackIDs: screenIDs.peek())
+    if let lastState, lastState != state { record(nil, lastState, state, screenIDs.peek()) }
   }
   func describe(_ action: Action?) -> String {
     action.map(dumpLine) ?? "a child's dismissal of itself"
