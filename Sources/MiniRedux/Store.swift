@@ -1034,7 +1034,9 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   public var exhaustivity = Exhaustivity.on
   private typealias Step = TestStoreLog<State, Action>.Step
   private typealias Update = ((inout State) throws -> Void)?
-  private let (store, log): (Store<State, Action>, TestStoreLog<State, Action>)
+  private let (store, createdAt): (Store<State, Action>, StepLocation)
+  private let log = TestStoreLog<State, Action>()
+  private var hasFailed = false  // Then a test store released with work left says nothing more.
   private var reporter = miniReduxReporter.get()  // Adapted in init: reports fail the next step.
   private let executor = TestExecutor()  // Runs the effects, so that steps can tell they ran.
 
@@ -1057,7 +1059,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     column: UInt = #column, _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
-    log = TestStoreLog(createdAt: (fileID, filePath, line, column))
+    createdAt = (fileID, filePath, line, column)
     reporter.report = { [report = reporter.report, weak log] message, fails in
       report(message, fails)
       if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
@@ -1067,7 +1069,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     let recording: Reducer<State, Action> = { [log] state, action in
       let (before, ids) = (state, log.screenIDs.peek())
       log.noteDismissal(state)
-      defer { log.record(action, before, state, stackIDs: ids) }  // Once `reducer` has run.
+      defer { log.record(action, before, state, ids) }  // Once `reducer` has run.
       return reducer(&state, action)
     }
     store = Store(initialState: log.lastState!, recording, context: context, executor: executor)
@@ -1092,7 +1094,15 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   }
 
   deinit {
-    let report = { @MainActor [log, exhaustivity] in log.reportIfUnaccounted(exhaustivity) }
+    let report = { @MainActor [log, exhaustivity, createdAt, hasFailed] in
+      let left = log.unaccounted(exhaustivity)
+      guard !hasFailed, !left.isEmpty else { return }
+      let message =
+        "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released "
+        + "with this not accounted for; end the test with `try await store.finish()`."
+      guard !miniReduxReporter.get().recordIssue(message + "\n" + left, createdAt) else { return }
+      miniReduxReport(message + " The test process will exit with status 1.\n" + left, fails: true)
+    }
     guard !isMainQueue() else { return MainActor.assumeIsolated(report) }
     // NB: Off the main thread, a task checks later, keeping the store and its effects alive.
     Task { @MainActor [store] in withExtendedLifetime(store) { report() } }
@@ -1332,13 +1342,12 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   }
 
   private func failIfDropped(_ step: String, _ at: StepLocation) throws {
-    guard !log.dropped.isEmpty else { return }
     defer { log.dropped = [] }
-    try fail("\(step): " + log.dropped.joined(separator: "\n"), at)
+    if !log.dropped.isEmpty { try fail("\(step): " + log.dropped.joined(separator: "\n"), at) }
   }
 
   private func fail(_ message: String, _ at: StepLocation) throws {
-    log.hasFailed = true
+    hasFailed = true
     guard !miniReduxReporter.get().recordIssue(message, at) else { return }
     throw TestStoreFailure(message: message, fileID: "\(at.fileID)", line: at.line)
   }
@@ -1381,8 +1390,6 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
 @MainActor final class TestStoreLog<State, Action> {
   /// An action (`nil`: a child's dismissal), the state before and after, and the next stack id.
   typealias Step = (action: Action?, before: State, after: State, stackIDs: Int)
-  let createdAt: StepLocation
-  var hasFailed = false  // Then a test store released with work left says nothing more.
   var dropped: [String] = []  // What MiniRedux reported on the main actor since the last step.
   var received: [Step] = []  // What effects caused, in order.
   var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
@@ -1390,16 +1397,14 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   // The waits in progress, and whether the one in progress timed out.
   private var (waiters, isTimedOut) = ([CheckedContinuation<Void, Never>](), false)
   let screenIDs = stackIDs(from: 0)  // Those of the stacks the test makes.
-  init(createdAt: StepLocation) { self.createdAt = createdAt }
   var isRunning: Bool { sent.contains { $0.task.count > 0 } }
-  func record(_ action: Action?, _ before: State, _ after: State, stackIDs: Int) {
+  func record(_ action: Action?, _ before: State, _ after: State, _ stackIDs: Int) {
     received.append((action, before, after, stackIDs))
     lastState = after
     wake()
   }
   func noteDismissal(_ state: State) where State: Equatable {
-    guard let lastState, lastState != state else { return }
-    record(nil, lastState, state, stackIDs: screenIDs.peek())
+    if let lastState, lastState != state { record(nil, lastState, state, screenIDs.peek()) }
   }
   func describe(_ action: Action?) -> String {
     action.map(dumpLine) ?? "a child's dismissal of itself"
@@ -1422,24 +1427,13 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   }
 
   func unaccounted(_ exhaustivity: Exhaustivity, after timeout: Duration? = nil) -> String {
+    let after = timeout.map { " after \($0)" } ?? ""
     // NB: At release, as in TCA, an effect the test cancelled is accounted for, unwinding or not.
     let effects = sent.map { (timeout == nil ? $0.task.running : $0.task.count, $0.label) }
-      .filter { $0.0 > 0 }.map { count, label in
-        "  \(count) effect\(count == 1 ? "" : "s") of \(label) still running"
-          + (timeout.map { " after \($0)" } ?? "")
-      }
+      .filter { $0.0 > 0 }
+      .map { "  \($0) effect\($0 == 1 ? "" : "s") of \($1) still running\(after)" }
     let actions = received.map { "  \(describe($0.action)) received but not asserted" }
     return (effects + (exhaustivity == .on ? actions : [])).joined(separator: "\n")
-  }
-
-  func reportIfUnaccounted(_ exhaustivity: Exhaustivity) {
-    let left = unaccounted(exhaustivity)
-    guard !hasFailed, !left.isEmpty else { return }
-    let message =
-      "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released with "
-      + "this not accounted for; end the test with `try await store.finish()`."
-    guard !miniReduxReporter.get().recordIssue(message + "\n" + left, createdAt) else { return }
-    miniReduxReport(message + " The test process will exit with status 1.\n" + left, fails: true)
   }
 }
 
