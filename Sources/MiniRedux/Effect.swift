@@ -421,8 +421,7 @@ nonisolated let keptCapacity = 16
   }
 
   func attach(_ store: Store<State, Action>) {}
-  // NB: Through its store, alive as it is subscribed to. Inside its reducer the state is lent out;
-  // the send calls the listener at its end.
+  // NB: Through its store, which is calling; inside the reducer, the send's end calls the listener.
   func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
     defer { if !isReducing { listener(state) } }
     return store!.listen(listener)

@@ -43,8 +43,7 @@ public typealias Reducer<State, Action: Sendable> =
 /// ```
 /// > Important: Reading `store.state` inside the reducer stops the program; use its `inout` state.
 @MainActor @dynamicMemberLookup public final class Store<State, Action: Sendable>: Observable {
-  /// The current state, changed only by reducing an action; a scoped store reads it through its
-  /// parent, so it is never stale.
+  /// The current state, which only reducing an action changes; a scoped store reads its parent's.
   public var state: State {
     core.attach(self)
     observeState()
@@ -792,7 +791,6 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   Reduce(parent).forEach(path, action: embed, extract: toChildAction, child: child).reduce
 }
 
-// MARK: - Navigation stacks
 /// The screens of a navigation stack, bottom first, each with an id given when it is pushed,
 /// which no other screen ever gets: what ``Reduce/forEach(_:action:extract:child:)-(_,_,_,Reducer<Screen,ChildAction>)``
 /// embeds, with an action case such as `path(id: Int, Path.Action)`.
