@@ -51,7 +51,7 @@ public typealias Reducer<State, Action: Sendable> =
   }
 
   let core: any StoreCore<State, Action>
-  private var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
+  private(set) var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
   }
   // NB: Flags each send reads (HowItWorks' table). `cancellations` counts the listeners
@@ -334,6 +334,27 @@ extension Store {
     var released = false
     for scope in scopes where !scope.notify() { released = true }
     if released { scopes.removeAll { !$0.isAlive() } }
+  }
+}
+
+extension Store where State: Sendable {
+  /// The state now, then after each `send` (for a scoped store with `Equatable` state, each that
+  /// changed it), as an `AsyncSequence` that ends when the root store is released; a consumer that
+  /// leaves its loop ends its listener. One slower than the sends gets the newest state, not each.
+  /// ```swift
+  /// for await state in store.states {
+  ///   print("count:", state.count)
+  /// }
+  /// ```
+  public var states: AsyncStream<State> {
+    let (states, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    // NB: The listener holds the one continuation of a stream whose end, as the listener is
+    // released with the root store, ends `states`; a consumer that stops cancels the listener.
+    let ending = AsyncStream<Never>.makeStream().continuation
+    ending.onTermination = { _ in continuation.finish() }
+    let subscription = subscribe { _ = (ending, continuation.yield($0)) }
+    continuation.onTermination = { _ in Task { @MainActor in subscription.cancel() } }
+    return states
   }
 }
 

@@ -2614,4 +2614,20 @@ extension FromReSwiftSamples {
     }
     #expect(done == ["milk"])
   }
+
+  @Test("a for await loop over states sees the results an effect sent back")
+  @MainActor func statesInALoop() async {
+    let api = DocStubs.api
+    let done = await bounded(patience) {
+      let store = Store(
+        initialState: Search.State(), Search.reducer { query in try await api.search(query) })
+      store.send(.queryChanged("milk"))
+      for await state in store.states where !state.results.isEmpty {
+        print(state.results)  // ["milk"]
+        break
+      }
+      return store.results
+    }
+    #expect(done == ["milk"])
+  }
 }

@@ -238,6 +238,41 @@ struct StateTests {
     store.send(.echo(2))
     #expect(seen == [1, 2])
   }
+
+  @Test("states: the state now, then after each send; a slow consumer gets the newest; it ends")
+  func states() async {
+    let seen = await bounded(waitLimit) { () -> [Int?] in
+      var store: Store<Int, Int>? = Store(initialState: 0) { state, action in
+        state += action
+        return .none
+      }
+      var states = store!.states.makeAsyncIterator()
+      var seen = [await states.next()]
+      store!.send(1)
+      seen.append(await states.next())
+      store!.send(1)
+      store!.send(1)
+      seen.append(await states.next())
+      store = nil  // Released, the root store ends the sequence.
+      seen.append(await states.next())
+      return seen
+    }
+    #expect(seen == [0, 1, 3, nil])
+  }
+
+  @Test("states: a consumer that leaves its loop ends its listener; the store keeps nothing of it")
+  func statesConsumerStops() async {
+    let store = Store(initialState: 0) { (state: inout Int, action: Int) in
+      state += action
+      return .none
+    }
+    for await state in store.states {
+      #expect(store.listeners.count == 1)
+      if state == 1 { break }
+      store.send(1)
+    }
+    await eventually { store.listeners.isEmpty }
+  }
 }
 
 @MainActor
