@@ -348,8 +348,7 @@ extension Store where State: Sendable {
   /// ```
   public var states: AsyncStream<State> {
     let (states, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    // NB: The listener holds the one continuation of a stream whose end, as the listener is
-    // released with the root store, ends `states`; a consumer that stops cancels the listener.
+    // NB: The listener holds `ending`, which ends `states` when released with the root store.
     let ending = AsyncStream<Never>.makeStream().continuation
     ending.onTermination = { _ in continuation.finish() }
     let subscription = subscribe { _ = (ending, continuation.yield($0)) }
