@@ -168,14 +168,14 @@ public struct Effect<Action: Sendable>: Sendable {
 /// }
 /// ```
 public struct Send<Action: Sendable>: Sendable {
-  let running: RunningEffect
+  let effect: RunningEffect
   /// The store's way in, for all its effects; a closure, as a child's `Send` wraps its parent's.
   let deliver: @MainActor @Sendable (Action, RunningEffect) -> Void
 
   /// Sends `action`, unless the effect was cancelled; the store reduces it before this returns.
   @MainActor public func callAsFunction(_ action: Action) {
     // NB: A cancelled operation may still get here; cancellation must win.
-    if !Task.isCancelled { deliver(action, running) }
+    if !Task.isCancelled { deliver(action, effect) }
   }
 }
 
@@ -297,7 +297,7 @@ nonisolated let keptCapacity = 16
   weak var store: Store<State, Action>?
   /// Whether the reducer has the state, so that no one else may read it; whether a send runs.
   private var (isReducing, isSending) = (false, false)
-  private var changed = false  // A reduction or a dismissal that observers were not told of yet.
+  private var mustNotify = false  // A reduction or a dismissal that observers were not told of yet.
   /// The actions waiting and each one's lineage (`nil`: `current`); two arrays (HowItWorks' table).
   private var (queuedActions, queuedTasks): ([Action], [StoreTask?]) = ([], [])
   /// The lineage of the send in progress, made when one of its effects first starts; the
@@ -368,7 +368,7 @@ nonisolated let keptCapacity = 16
   }
 
   private func reduce(_ action: Action, in lineage: StoreTask?) {
-    (isReducing, changed) = (true, true)
+    (isReducing, mustNotify) = (true, true)
     let effect = reducer(&state, action)
     isReducing = false
     if !effect.isNone { start(effect, in: lineage, at: nil, origin: action) }
@@ -396,7 +396,7 @@ nonisolated let keptCapacity = 16
         moved += 1
         advance(toAdvance[moved - 1])
       } else {
-        if changed { store?.notify() }
+        if mustNotify { store?.notify() }
         if reduced == queuedTasks.count && moved == toAdvance.count { break }
       }
     }
@@ -405,7 +405,7 @@ nonisolated let keptCapacity = 16
       queuedTasks.removeAll(keepingCapacity: queuedTasks.capacity <= keptCapacity)
     }
     if moved > 0 { toAdvance.removeAll(keepingCapacity: toAdvance.capacity <= keptCapacity) }
-    defer { (isSending, current, changed) = (false, nil, false) }
+    defer { (isSending, current, mustNotify) = (false, nil, false) }
     return current
   }
 
@@ -496,23 +496,23 @@ nonisolated let keptCapacity = 16
     case .run(let priority, let body, let handler, let isPause):
       guard let lineage = admit(lineage, in: container) else { return }
       let running = RunningEffect(lineage: lineage, parent: container, ids: ids, isPause: isPause)
-      let send = Send(running: running, deliver: deliver)
+      let send = Send(effect: running, deliver: deliver)
       // NB: Registered first, as `Task.immediate` may run an operation to its end before returning.
       register(running)
       // NB: Written out in each branch (HowItWorks' table).
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         // NB: Starts inside `send`, so that the operation leaves the main actor at once.
-        attach(
+        keep(
           Task.immediate(priority: priority, executorPreference: executor as? any TaskExecutor) {
             await Effect.perform(body, handler, send, startedBy: origin)
             running.end(in: running.lineage.registry)
-          }, to: running)
+          }, for: running)
       } else {
-        attach(
+        keep(
           Task(priority: priority) {
             await Effect.perform(body, handler, send, startedBy: origin)
             running.end(in: running.lineage.registry)
-          }, to: running)
+          }, for: running)
       }
     default: break
     }
@@ -547,7 +547,7 @@ nonisolated let keptCapacity = 16
 @MainActor public final class StoreTask: Hashable, Sendable {
   /// The effects in flight and the actions queued; its effects neither cancelled nor ended, and
   /// whether one ended without being cancelled.
-  fileprivate(set) var (count, running, finishedOne) = (0, 0, false)
+  fileprivate(set) var (count, active, finishedOne) = (0, 0, false)
   /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
   private(set) var wasCancelled = false
   private(set) weak var registry: Registry?
@@ -564,7 +564,7 @@ nonisolated let keptCapacity = 16
   /// timer.cancel()
   /// print(timer.isCancelled)  // true
   /// ```
-  public var isCancelled: Bool { wasCancelled || !finishedOne && running == 0 }
+  public var isCancelled: Bool { wasCancelled || !finishedOne && active == 0 }
 
   /// Cancels the effects: nothing they send is reduced any more, the actions they queued are
   /// dropped, and effects their actions would start do not start.
@@ -572,7 +572,7 @@ nonisolated let keptCapacity = 16
     wasCancelled = true
     guard let registry else { return }
     // NB: Its effects are found by a search: a list of them would cost each effect.
-    for (effect, _) in registry.running where effect.lineage === self { registry.cancel(effect) }
+    for (effect, _) in registry.inFlight where effect.lineage === self { registry.cancel(effect) }
   }
 
   /// Waits until the effects have ended; cancelling the waiting task cancels them and returns. In a
@@ -637,7 +637,7 @@ nonisolated let keptCapacity = 16
   /// What it contains that has not ended; `index` is its place in its parent's.
   private(set) var children: [RunningEffect] = []
   private var index = 0
-  /// Whether it is a group still starting its parts; its index in its registry's `running`, or -1.
+  /// Whether it is a group still starting its parts; its index in its registry's `inFlight`, or -1.
   fileprivate var (isOpen, slot) = (false, -1)
   init(
     lineage: StoreTask, parent: RunningEffect?, ids: EffectIDs, isGroup: Bool = false,
@@ -647,7 +647,7 @@ nonisolated let keptCapacity = 16
     (self.isGroup, self.isPause, isOpen) = (isGroup, isPause, isGroup)
     (depth, index) = ((parent?.depth ?? -1) + 1, parent?.children.count ?? 0)
     parent?.children.append(self)
-    if !isGroup { (lineage.running, lineage.count) = (lineage.running + 1, lineage.count + 1) }
+    if !isGroup { (lineage.active, lineage.count) = (lineage.active + 1, lineage.count + 1) }
   }
 
   func forEachID(_ body: (EffectID) -> Void) {
@@ -659,7 +659,7 @@ nonisolated let keptCapacity = 16
   func cancel() -> Bool {
     guard isRunning else { return false }
     isCancelled = true
-    if !isGroup { lineage.running -= 1 }
+    if !isGroup { lineage.active -= 1 }
     return true
   }
 
@@ -671,7 +671,7 @@ nonisolated let keptCapacity = 16
     let wasRunning = isRunning
     hasEnded = true
     if !isGroup {
-      if wasRunning { lineage.running -= 1 }
+      if wasRunning { lineage.active -= 1 }
       if wasRunning && !isPause { lineage.finishedOne = true }
       lineage.leave()
     }
@@ -722,22 +722,22 @@ nonisolated let keptCapacity = 16
 /// A store's effects in flight, by id, apart from `State` and `Action`; released, it cancels them.
 @MainActor class Registry {
   /// Each `.run` and concatenation in flight, at its `slot`, with its task (`deinit` reads these).
-  private(set) var running: [(effect: RunningEffect, task: Task<Void, Never>?)] = []
+  private(set) var inFlight: [(effect: RunningEffect, task: Task<Void, Never>?)] = []
   /// The effects under each id: the first inline, as most ids cover one effect at a time.
   private(set) var byID:
     [EffectID: (first: RunningEffect, others: [ObjectIdentifier: RunningEffect])] = [:]
   /// The ids with effects in flight that watch the state (`EffectID.watchesState`).
   fileprivate(set) var watched: Set<EffectID> = [] { didSet { hasWatched = !watched.isEmpty } }
   private(set) var hasWatched = false  // NB: Each reduction reads it (HowItWorks' table).
-  deinit { for entry in running { entry.task?.cancel() } }
+  deinit { for entry in inFlight { entry.task?.cancel() } }
 
   /// What its runtime overrides: moving on a container that emptied, removing `effect`'s child.
   func emptied(_ container: RunningEffect) {}
   func dismiss(from effect: RunningEffect) {}
   func register(_ effect: RunningEffect) {
     if !effect.isGroup {
-      effect.slot = running.count
-      running.append((effect, nil))
+      effect.slot = inFlight.count
+      inFlight.append((effect, nil))
     }
     effect.forEachID { id in
       // NB: Only `first` read, not a copy of `others`, which the write would then copy whole.
@@ -752,16 +752,16 @@ nonisolated let keptCapacity = 16
   }
 
   /// Keeps the task of a `.run` in flight, to cancel it; one that ended already needs none.
-  func attach(_ task: Task<Void, Never>, to effect: RunningEffect) {
-    if effect.slot >= 0 { running[effect.slot].task = task }
+  func keep(_ task: Task<Void, Never>, for effect: RunningEffect) {
+    if effect.slot >= 0 { inFlight[effect.slot].task = task }
   }
 
   func unregister(_ effect: RunningEffect, cancellingTask: Bool) {
     let slot = effect.slot
     if slot >= 0 {
-      if cancellingTask { running[slot].task?.cancel() }
-      let last = running.removeLast()
-      if slot < running.count { (running[slot], last.effect.slot) = (last, slot) }
+      if cancellingTask { inFlight[slot].task?.cancel() }
+      let last = inFlight.removeLast()
+      if slot < inFlight.count { (inFlight[slot], last.effect.slot) = (last, slot) }
       effect.slot = -1
     }
     effect.forEachID { id in
@@ -777,7 +777,7 @@ nonisolated let keptCapacity = 16
       byID[id] = members
     }
     // NB: Not `byID` while it holds a group that is still starting.
-    if running.isEmpty, running.capacity > keptCapacity { running = [] }
+    if inFlight.isEmpty, inFlight.capacity > keptCapacity { inFlight = [] }
     if byID.isEmpty, byID.capacity > keptCapacity { byID = [:] }
   }
 
@@ -850,7 +850,7 @@ extension Effect {
     parts: [Effect<T>]
   ) -> Effect<T> {
     @Sendable nonisolated func wrap(_ parent: Send<T>) -> Send<Action> {
-      Send(running: parent.running) { parent.deliver(transform($0), $1) }
+      Send(effect: parent.effect) { parent.deliver(transform($0), $1) }
     }
     switch operation {
     case .none: return .none
@@ -1009,7 +1009,7 @@ extension Send {
   ///   }
   /// ```
   @MainActor public func dismiss() {
-    if !Task.isCancelled { running.lineage.registry?.dismiss(from: running) }
+    if !Task.isCancelled { effect.lineage.registry?.dismiss(from: effect) }
   }
 }
 
@@ -1047,7 +1047,7 @@ extension Runtime {
           + "may dismiss itself. To remove a child, return it from the child's reducer.")
     }
     place.remove!(&state)
-    changed = true
+    mustNotify = true
     endGoneChildren()
     if !isSending { drain() }
   }

@@ -1447,7 +1447,7 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
   func unaccounted(_ exhaustivity: Exhaustivity, after timeout: Duration? = nil) -> String {
     let after = timeout.map { " after \($0)" } ?? ""
     // NB: At release, as in TCA, an effect the test cancelled is accounted for, unwinding or not.
-    let effects = sent.map { (timeout == nil ? $0.task.running : $0.task.count, $0.label) }
+    let effects = sent.map { (timeout == nil ? $0.task.active : $0.task.count, $0.label) }
       .filter { $0.0 > 0 }
       .map { "  \($0) effect\($0 == 1 ? "" : "s") of \($1) still running\(after)" }
     let actions = received.map { "  \(describe($0.action)) received but not asserted" }

@@ -8,7 +8,7 @@ extension Store {
   /// stores, unpruned too, and the properties Observation watches.
   var snapshot: (effects: Int, ids: Int, scopes: Int, observed: Int) {
     let registry = core as? Registry
-    return (registry?.running.count ?? 0, registry?.byID.count ?? 0, scopes.count, observed.count)
+    return (registry?.inFlight.count ?? 0, registry?.byID.count ?? 0, scopes.count, observed.count)
   }
 }
 

@@ -239,7 +239,7 @@ final class Observer {
 @MainActor
 func inFlightEffects<State, Action>(_ store: Store<State, Action>) -> Int? {
   #if MINIREDUX_TESTABLE
-    (store.core as? Registry)?.running.count ?? 0
+    (store.core as? Registry)?.inFlight.count ?? 0
   #else
     nil
   #endif
