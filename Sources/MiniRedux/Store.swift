@@ -144,7 +144,8 @@ public typealias Reducer<State, Action: Sendable> =
     listeners.append((id, listener))
     return StoreSubscription { [weak self] in
       guard let self, let index = listeners.firstIndex(where: { $0.id == id }) else { return }
-      listeners.remove(at: index)
+      // NB: The last one out takes the room of the most there ever were.
+      if listeners.count == 1 { listeners = [] } else { listeners.remove(at: index) }
       cancellations += 1
     }
   }
@@ -907,7 +908,7 @@ extension Optional {
   public subscript<Payload>(case embed: (Payload) -> Wrapped) -> Payload? {
     get {
       guard let self, let payload = casePayload(of: self, as: Payload.self) else { return nil }
-      return caseName(self) == caseName(embed(payload)) ? payload : nil
+      return caseName(self) != nil && caseName(self) == caseName(embed(payload)) ? payload : nil
     }
     set { if self[case: embed] != nil { self = newValue.map(embed) } }
   }
@@ -1009,15 +1010,14 @@ nonisolated func dumpLines(_ value: Any, width: Int = 0, depth: Int = 0) -> [Str
     guard !(value is CustomStringConvertible || value is CustomDebugStringConvertible) else {
       return [String(describing: value)]
     }
-    let name = String(reflecting: type(of: value)).replacing(qualifiers) { $0.1 }
+    // NB: Named by the types around it, not its module or function (a generic type: as before).
+    let path = String(reflecting: type(of: value)).split(separator: ".").dropFirst()
+    let inner = path.reversed().prefix { !$0.contains(")") }.reversed().joined(separator: ".")
+    let name = path.contains { $0.contains("<") } ? "\(type(of: value))" : inner
     return dumpWrap(name + "(", children(labelled: true), width)
   default: return [String(reflecting: value)]
   }
 }
-
-// NB: What `String(reflecting:)` writes before a type's name: its module and, for a type declared
-// in a function, the path to it. Sound: only read; a `Regex` compiles its program once, atomically.
-nonisolated(unsafe) private let qualifiers = #/(^|[<(\s,])\w+\.(?:[\w.]*\(unknown[^)]*\)\.)*/#
 
 nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: Int) -> [String] {
   let close = open.hasSuffix("[") ? "]" : ")"

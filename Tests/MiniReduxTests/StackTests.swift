@@ -183,7 +183,7 @@ struct StackTests {
     let (a, b) = (path.ids[0], path.ids[1])
     #expect(
       dumpDiff(before, dumpLines(path)).split(separator: "\n") == [
-        "  StackState<StackScreen.State>(", "    #\(a): StackScreen.State(title: \"a\", ticks: 0)",
+        "  StackState<State>(", "    #\(a): StackScreen.State(title: \"a\", ticks: 0)",
         "+   #\(b): StackScreen.State(title: \"b\", ticks: 0)", "  )",
       ])
   }
@@ -249,6 +249,15 @@ struct StackTests {
     #expect(twins == nil && twins[case: Twins.right] == nil)
     twins = Twins.none
     #expect(twins[case: Twins.left] == nil)
+
+    // A struct has no cases: it reads nil and is never written.
+    struct Point: Equatable {
+      var x = 0
+      var y = 7
+    }
+    var point: Point? = Point(x: 1, y: 99)
+    point[case: { Point(x: $0) }] = 5
+    #expect(point[case: { Point(x: $0) }] == nil && point == Point(x: 1, y: 99))
   }
 
   /// A screen that is `Identifiable` itself: the stack's ids still name it.

@@ -260,6 +260,14 @@ struct StateTests {
     #expect(seen == [0, 1, 3, nil])
   }
 
+  @Test("a thousand listeners, each cancelled: the store keeps no room for them")
+  func listenersLeaveNoRoom() {
+    let store = Store(initialState: 0) { (_: inout Int, _: Int) in .none }
+    let subscriptions = (0..<1_000).map { _ in store.subscribe { _ in } }
+    for subscription in subscriptions { subscription.cancel() }
+    #expect(store.listeners.isEmpty && store.listeners.capacity < keptCapacity)
+  }
+
   @Test("states: a consumer that leaves its loop ends its listener; the store keeps nothing of it")
   func statesConsumerStops() async {
     let store = Store(initialState: 0) { (state: inout Int, action: Int) in
