@@ -944,15 +944,19 @@ nonisolated private let mainQueueKey = {
 // `scope`, `ifLet` and `forEach` run a child's effects under its place's id, and rename the ids
 // inside into it; a place tells the root store whether its child is there, and how to remove it.
 
+/// Which keys of an embedding a state holds; `children` keeps the child states read in one look.
+@usableFromInline typealias Keys<State> =
+  (State, _ children: inout [ObjectIdentifier: Any]) -> (AnyHashable) -> Bool
+
 /// The id of an embedded child's effects, for a store whose state is a `State`.
 final class Place<State>: EffectID, @unchecked Sendable {
   /// Where the child is: its embedding (a key path, with the places it is inside), and its key.
   let embedding: AnyHashable, key: AnyHashable
   /// Which keys of `embedding` a state holds (closures, as only the embedding knows the way), and
   /// how `.dismiss` removes the child from a state (`nil` where dismissing goes further out).
-  let (keys, remove): ((State) -> (AnyHashable) -> Bool, ((inout State) -> Void)?)
+  let (keys, remove): (Keys<State>, ((inout State) -> Void)?)
   init(
-    _ embedding: AnyHashable, _ key: AnyHashable, keys: @escaping (State) -> (AnyHashable) -> Bool,
+    _ embedding: AnyHashable, _ key: AnyHashable, keys: @escaping Keys<State>,
     remove: ((inout State) -> Void)?
   ) {
     (self.embedding, self.key, self.keys, self.remove) = (embedding, key, keys, remove)
@@ -1024,10 +1028,16 @@ extension Runtime {
           + "effect mapped), so it cannot tell when that child is removed, and its effects will "
           + "not end with it. Embed the reducer with scope, ifLet or forEach.")
     }
-    let places = watched.map { $0 as! Place<State> }  // NB: Only places are left.
-    for group in Dictionary(grouping: places, by: \.embedding).values {
-      let isPresent = group[0].keys(state)
-      for place in group where !isPresent(place.key) { cancel(place, sparing: nil) }
+    // NB: One look at each embedding's keys; the last one's at hand, as places come mixed.
+    var (looks, children) = ([AnyHashable: (AnyHashable) -> Bool](), [ObjectIdentifier: Any]())
+    var last: (embedding: AnyHashable, isPresent: (AnyHashable) -> Bool)?
+    for id in watched {
+      let place = unsafeDowncast(id, to: Place<State>.self)  // NB: Sound: only places are left.
+      if last?.embedding != place.embedding {
+        looks[place.embedding] = looks[place.embedding] ?? place.keys(state, &children)
+        last = (place.embedding, looks[place.embedding]!)
+      }
+      if !last!.isPresent(place.key) { cancel(place, sparing: nil) }
     }
   }
 
@@ -1061,7 +1071,7 @@ extension Reduce {
     at path: AnyKeyPath, key: AnyHashable, owns: Bool = true,
     child: @escaping (State) -> ChildState?,
     modify: @escaping (inout State, (inout ChildState) -> Void) -> Void,
-    keys: @escaping (State) -> (AnyHashable) -> Bool, remove: ((inout State) -> Void)?
+    keys: @escaping Keys<State>, remove: ((inout State) -> Void)?
   ) -> Effect<Action> {
     let id = Place<State>(path, key, keys: keys, remove: remove)
     let embedded = effect.map(embed) { inner in
@@ -1070,7 +1080,13 @@ extension Reduce {
         // NB: An id of the child's own, or a place of another store's state, which it reports.
         return owns && !inner.watchesState ? TypedEffectID([id, inner]) : inner
       }
-      let keys: (State) -> (AnyHashable) -> Bool = { child($0).map(place.keys) ?? { _ in false } }
+      let keys: Keys<State> = { state, children in
+        // NB: The child read once per look for all the places inside it: linear in depth.
+        // NB: In an array, as `Any` would flatten a `nil` of an optional `ChildState`.
+        let inner = (children[ObjectIdentifier(id)] as? [ChildState?] ?? [child(state)])[0]
+        children[ObjectIdentifier(id)] = [inner]
+        return inner.map { place.keys($0, &children) } ?? { _ in false }
+      }
       let remove = place.remove.map { remove in { (state: inout State) in modify(&state, remove) } }
       return Place([AnyHashable(id), place.embedding], place.key, keys: keys, remove: remove)
     }

@@ -563,7 +563,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
           effect, { embed($0) }, at: path, key: key, owns: owns,
           child: { (state: State) in isThere(state) ? read(state) : nil },
           modify: { state, change in if isThere(state) { modify(&state, change) } },
-          keys: { (state: State) in { [now = find(state)] in $0 == now } },
+          keys: { (state: State, _) in { [now = find(state)] in $0 == now } },
           remove: remove.map { remove in { if isThere($0) { remove(&$0) } } }),
         parent(&state, action))
     }
@@ -637,44 +637,74 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     extract: (@MainActor (Action) -> (ID, ChildAction)?)?,
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self {
-    // NB: Sound: called only on the main actor, as the store reduces and delivers actions.
+    typealias Keyed = [ID: Rows.Element]
+    // NB: Sound: called, and `first` and `shared` used, only on the main actor, as the store is.
     nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
+    nonisolated(unsafe) var (first, shared) = ([ID: Rows.Index](), Set<ID>())
+    // NB: Told once: a generic type's metadata costs a search per use (HowItWorks' table).
+    let (empty, isInt) = (Keyed().values as? Rows, Rows.Index.self == Int.self)
     let (parent, extract) = (reduce, extract ?? Self.extract { embed($0.0, $0.1) })
-    func find(_ id: ID, in rows: Rows, from start: Rows.Index? = nil) -> Rows.Index? {
-      rows.indices[(start ?? rows.startIndex)...].first { idAt(rows, $0) == id }
+    /// The first row with `id`, in O(1) expected time: by key in a dictionary's values; else from
+    /// `first`, checked where indices are `Int`s, and rebuilt (`isRebuilt`) when that fails.
+    func find(_ id: ID, in rows: Rows, isRebuilt: inout Bool) -> Rows.Index? {
+      // NB: Sound: a dictionary and its values are frozen structs of one stored property, the same.
+      if empty != nil, let index = unsafeBitCast(rows, to: Keyed.self).index(forKey: id) {
+        return index as? Rows.Index
+      }
+      // NB: Only an `Int` is safe to compare to another collection's index (a Dictionary traps).
+      if !isRebuilt, isInt, let index = first[id], index >= rows.startIndex,
+        index < rows.endIndex, idAt(rows, index) == id
+      {
+        return index
+      }
+      if !isRebuilt {
+        (first, shared, isRebuilt) = ([:], [], true)
+        for index in rows.indices {
+          let id = idAt(rows, index)
+          if first[id] == nil { first[id] = index } else { shared.insert(id) }
+        }
+      }
+      return first[id]
     }
     return Self { state, action in
       guard let (id, childAction) = extract(action) else { return parent(&state, action) }
-      guard let index = find(id, in: state[keyPath: path]) else {
+      var isRebuilt = false
+      guard let index = find(id, in: state[keyPath: path], isRebuilt: &isRebuilt) else {
         return Self.drop(action, "\(path) has no element with id \(id)")
       }
-      if find(id, in: state[keyPath: path], from: state[keyPath: path].index(after: index)) != nil {
+      if isRebuilt, shared.contains(id) {  // NB: Told when rebuilt, when it is true of these rows.
         miniReduxReport(
           "MiniRedux: \(path) holds more than one element with id \(id); the action for it went "
             + "to the first. Give each element an id of its own, such as a UUID or a counter.")
       }
-      let effect = child(&state[keyPath: path][index], childAction)
+      var effect = Effect<ChildAction>.none
+      // NB: A dictionary's values, written through a key path (a computed property), are copied
+      // whole: the row is changed with them moved out, then put back.
+      if let empty, case var rows = state[keyPath: path] {
+        state[keyPath: path] = empty
+        effect = child(&rows[index], childAction)
+        state[keyPath: path] = rows
+      } else {
+        effect = child(&state[keyPath: path][index], childAction)
+      }
       if effect.dismissesAtOnce {
         Self.dismissed(effect, by: action, removed: remove(&state[keyPath: path], index))
         return parent(&state, action)
       }
       let key = idAt(state[keyPath: path], index)
-      // NB: Where it was first, found with no search while no row moves: n for n rows, not n·n.
       let place = { (state: State) -> Rows.Index? in
-        let rows = state[keyPath: path]
-        // NB: Only an `Int` is safe to compare to another collection's index (a Dictionary traps).
-        return index is Int && index >= rows.startIndex && index < rows.endIndex
-          && idAt(rows, index) == key ? index : rows.indices.first { idAt(rows, $0) == key }
+        var isRebuilt = false
+        return find(key, in: state[keyPath: path], isRebuilt: &isRebuilt)
       }
       return .merge(
         Self.embed(
           effect, { embed(key, $0) }, at: path, key: key,
           child: { state in place(state).map { state[keyPath: path][$0] } },
           modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
-          keys: { state in
-            let rows = state[keyPath: path]
-            // NB: A set of the rows' keys, made once per look: n + k, not n·k.
-            return Set(rows.indices.map { AnyHashable(idAt(rows, $0)) }).contains
+          keys: { state, _ in
+            // NB: One look at the rows, which rebuilds the index at most once for all its keys.
+            var (rows, isRebuilt) = (state[keyPath: path], false)
+            return { find($0 as! ID, in: rows, isRebuilt: &isRebuilt) != nil }
           },
           remove: { state in
             guard let row = place(state), !remove(&state[keyPath: path], row) else { return }

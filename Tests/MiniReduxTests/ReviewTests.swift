@@ -648,11 +648,8 @@ struct ReviewTestsRecursive {
   func recursiveDepthIsLinear() async {
     let (small, large) = (await cost(depth: 40), await cost(depth: 160))
     #expect(small.cancelled && large.cancelled)
-    withKnownIssue("each of the d places nested in the effect is looked up through d levels") {
-      #expect(
-        large.reads <= 6 * small.reads, "\(small.reads) ids read at depth 40, \(large.reads) at 160"
-      )
-    }
+    #expect(
+      large.reads <= 6 * small.reads, "\(small.reads) ids read at depth 40, \(large.reads) at 160")
   }
 }
 
