@@ -248,11 +248,8 @@ extension Store {
     action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
     guard var last = toChildState(core.read()) else { return nil }
-    return scope(
-      state: { state in
-        last = toChildState(state) ?? last
-        return last
-      }, action: toParentAction) as Store<ChildState, ChildAction>
+    return scope(state: { (last = toChildState($0) ?? last, last).1 }, action: toParentAction)
+      as Store<ChildState, ChildAction>
   }
 
   /// Calls `listener` with `select(state)` now, then after each `send` that changed it (`!=`), as
