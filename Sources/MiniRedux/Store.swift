@@ -618,11 +618,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     child: @escaping Reducer<Screen, ChildAction>
   ) -> Self {
     forEach(
-      path, id: { $0.ids[$1] },
-      remove: {
-        $0.removeSubrange($1...)
-        return true
-      }, action: embed, extract: extract, child: child)
+      path, id: { $0.ids[$1] }, remove: { ($0.removeSubrange($1...), true).1 }, action: embed,
+      extract: extract, child: child)
   }
 
   /// Both `forEach`s: `idAt` tells the id at an index, which actions name and whose effects end
