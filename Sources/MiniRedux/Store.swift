@@ -589,13 +589,12 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     forEach(
       path, id: { $0[$1].id },
       remove: { rows, index in
-        func remove<Removable: RangeReplaceableCollection>(from rows: inout Removable) {
+        func removing<Removable: RangeReplaceableCollection>(from rows: Removable) -> Rows {
+          var rows = rows
           rows.remove(at: index as! Removable.Index)
+          return rows as! Rows
         }
-        guard var removable = rows as? any RangeReplaceableCollection else { return false }
-        remove(from: &removable)
-        rows = removable as! Rows
-        return true
+        return (rows as? any RangeReplaceableCollection).map { rows = removing(from: $0) } != nil
       }, action: embed, extract: extract, child: child)
   }
 
