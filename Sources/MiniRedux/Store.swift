@@ -839,13 +839,11 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
     set { elements[position] = newValue }
   }
 
-  /// Replaces the screens in `subrange` with `newElements`, which get new ids.
-  public mutating func replaceSubrange(
-    _ subrange: Range<Int>, with newElements: some Collection<Element>
-  ) {
-    elements.replaceSubrange(subrange, with: newElements)
+  /// Replaces the screens in `range` with `new` ones, which get new ids.
+  public mutating func replaceSubrange(_ range: Range<Int>, with new: some Collection<Element>) {
+    elements.replaceSubrange(range, with: new)
     let nextID = miniReduxReporter.get().nextStackID
-    ids.replaceSubrange(subrange, with: newElements.map { _ in nextID() })
+    ids.replaceSubrange(range, with: new.map { _ in nextID() })
   }
 
   /// The screen with `id`, if it is in the stack: what a scoped store of one screen reads. Set,
