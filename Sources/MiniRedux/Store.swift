@@ -375,8 +375,7 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
 
   // NB: Through the parent, capturing no store, so that the listener lives with the root store.
   func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
-    let (changed, toState) = (changes(), toState)
-    return parent.subscribe { state in if changed(state) { listener(toState(state)) } }
+    parent.subscribe { [changed = changes(), toState] in if changed($0) { listener(toState($0)) } }
   }
 
   func read() -> State { toState(parent.core.read()) }
