@@ -942,9 +942,7 @@ nonisolated func casePayload<Payload>(of value: Any, as _: Payload.Type) -> Payl
   return tuple.children.first!.value as? Payload
 }
 
-nonisolated func dumpLine(_ value: Any) -> String {
-  dumpLines(value, width: .max).joined(separator: " ")
-}
+nonisolated func dumpLine(_ value: Any) -> String { dumpLines(value, width: .max)[0] }
 
 /// The lines of `old` and `new` as a diff: `-` only in `old`, `+` only in `new`, and runs of
 /// unchanged lines cut to the three at each end.
