@@ -860,10 +860,7 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
 
   /// Swaps two screens, with their ids, as reversing and `removeAll(where:)` do. (Sorting moves
   /// screens without their ids: a stack is ordered by pushes, not sorted.)
-  public mutating func swapAt(_ i: Int, _ j: Int) {
-    elements.swapAt(i, j)
-    ids.swapAt(i, j)
-  }
+  public mutating func swapAt(_ i: Int, _ j: Int) { _ = (elements.swapAt(i, j), ids.swapAt(i, j)) }
 
   /// Pops the screen with `id`, if it is in the stack, and every screen above it.
   public mutating func pop(from id: Int) {
