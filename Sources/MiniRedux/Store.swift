@@ -248,11 +248,8 @@ extension Store {
     action toParentAction: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
     guard var last = toChildState(core.read()) else { return nil }
-    return scope(
-      state: { state in
-        last = toChildState(state) ?? last
-        return last
-      }, action: toParentAction) as Store<ChildState, ChildAction>
+    return scope(state: { (last = toChildState($0) ?? last, last).1 }, action: toParentAction)
+      as Store<ChildState, ChildAction>
   }
 
   /// Calls `listener` with `select(state)` now, then after each `send` that changed it (`!=`), as
@@ -378,8 +375,7 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
 
   // NB: Through the parent, capturing no store, so that the listener lives with the root store.
   func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
-    let (changed, toState) = (changes(), toState)
-    return parent.subscribe { state in if changed(state) { listener(toState(state)) } }
+    parent.subscribe { [changed = changes(), toState] in if changed($0) { listener(toState($0)) } }
   }
 
   func read() -> State { toState(parent.core.read()) }
@@ -592,13 +588,12 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     forEach(
       path, id: { $0[$1].id },
       remove: { rows, index in
-        func remove<Removable: RangeReplaceableCollection>(from rows: inout Removable) {
+        func removing<Removable: RangeReplaceableCollection>(from rows: Removable) -> Rows {
+          var rows = rows
           rows.remove(at: index as! Removable.Index)
+          return rows as! Rows
         }
-        guard var removable = rows as? any RangeReplaceableCollection else { return false }
-        remove(from: &removable)
-        rows = removable as! Rows
-        return true
+        return (rows as? any RangeReplaceableCollection).map { rows = removing(from: $0) } != nil
       }, action: embed, extract: extract, child: child)
   }
 
@@ -621,11 +616,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     child: @escaping Reducer<Screen, ChildAction>
   ) -> Self {
     forEach(
-      path, id: { $0.ids[$1] },
-      remove: {
-        $0.removeSubrange($1...)
-        return true
-      }, action: embed, extract: extract, child: child)
+      path, id: { $0.ids[$1] }, remove: { ($0.removeSubrange($1...), true).1 }, action: embed,
+      extract: extract, child: child)
   }
 
   /// Both `forEach`s: `idAt` tells the id at an index, which actions name and whose effects end
@@ -876,13 +868,11 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
     set { elements[position] = newValue }
   }
 
-  /// Replaces the screens in `subrange` with `newElements`, which get new ids.
-  public mutating func replaceSubrange(
-    _ subrange: Range<Int>, with newElements: some Collection<Element>
-  ) {
-    elements.replaceSubrange(subrange, with: newElements)
+  /// Replaces the screens in `range` with `new` ones, which get new ids.
+  public mutating func replaceSubrange(_ range: Range<Int>, with new: some Collection<Element>) {
+    elements.replaceSubrange(range, with: new)
     let nextID = miniReduxReporter.get().nextStackID
-    ids.replaceSubrange(subrange, with: newElements.map { _ in nextID() })
+    ids.replaceSubrange(range, with: new.map { _ in nextID() })
   }
 
   /// The screen with `id`, if it is in the stack: what a scoped store of one screen reads. Set,
@@ -900,10 +890,7 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
 
   /// Swaps two screens, with their ids, as reversing and `removeAll(where:)` do. (Sorting moves
   /// screens without their ids: a stack is ordered by pushes, not sorted.)
-  public mutating func swapAt(_ i: Int, _ j: Int) {
-    elements.swapAt(i, j)
-    ids.swapAt(i, j)
-  }
+  public mutating func swapAt(_ i: Int, _ j: Int) { _ = (elements.swapAt(i, j), ids.swapAt(i, j)) }
 
   /// Pops the screen with `id`, if it is in the stack, and every screen above it.
   public mutating func pop(from id: Int) {
@@ -982,9 +969,7 @@ nonisolated func casePayload<Payload>(of value: Any, as _: Payload.Type) -> Payl
   return tuple.children.first!.value as? Payload
 }
 
-nonisolated func dumpLine(_ value: Any) -> String {
-  dumpLines(value, width: .max).joined(separator: " ")
-}
+nonisolated func dumpLine(_ value: Any) -> String { dumpLines(value, width: .max)[0] }
 
 /// The lines of `old` and `new` as a diff: `-` only in `old`, `+` only in `new`, and runs of
 /// unchanged lines cut to the three at each end.
