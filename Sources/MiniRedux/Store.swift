@@ -640,8 +640,10 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     /// `first`, checked where indices are `Int`s, and rebuilt (`isRebuilt`) when that fails.
     func find(_ id: ID, in rows: Rows, isRebuilt: inout Bool) -> Rows.Index? {
       // NB: Sound: a dictionary and its values are frozen structs of one stored property, the same.
-      if empty != nil, let index = unsafeBitCast(rows, to: Keyed.self).index(forKey: id) {
-        return index as? Rows.Index
+      if empty != nil, let index = unsafeBitCast(rows, to: Keyed.self).index(forKey: id),
+        let index = index as? Rows.Index, idAt(rows, index) == id
+      {
+        return index
       }
       // NB: Only an `Int` is safe to compare to another collection's index (a Dictionary traps).
       if !isRebuilt, isInt, let index = first[id], index >= rows.startIndex,

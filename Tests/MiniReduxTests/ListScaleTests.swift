@@ -88,6 +88,24 @@ struct ListIndexTests {
   }
 }
 
+@MainActor
+@Suite("Lists at any size: a dictionary's values")
+struct ListDictionaryTests {
+  @Test("a dictionary keyed apart from its rows' ids: an action reaches the row with that id")
+  func keyedApart() {
+    struct State: Equatable { var rows: [Int: Edited.Row] = [0: .init(id: 1), 1: .init(id: 0)] }
+    let reducer = Reduce<State, Edited.Action> { _, _ in .none }
+      .forEach(\.rows.values, action: Edited.Action.row) { row, isTap in
+        row.taps += isTap ? 1 : 0
+        return .none
+      }
+    let store = Store(initialState: State(), reducer.reduce)
+    store.send(.row(1, true))
+    #expect(store.state.rows[0]?.taps == 1)
+    #expect(store.state.rows[1]?.taps == 0)
+  }
+}
+
 extension Edited.Action {
   fileprivate var id: Int? { if case .row(let id, _) = self { id } else { nil } }
 }
