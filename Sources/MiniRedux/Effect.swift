@@ -1089,9 +1089,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   /// runs here. Swift Testing and XCTest are found at run time, so that an app links neither.
   // NB: How the functions are found, and why calling them is sound: HowItWorks, Test failures.
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool {
-    if case let (test?, issue?, sourceLocation?, comment?) = testingTypes,
-      recordIssue(test, issue, sourceLocation, comment, message, location)
-    {
+    if case let (t?, i?, l?, c?) = testingTypes, recordIssue(t, i, l, c, message, location) {
       return true
     }
     guard let message, let fail = xcTestFail else { return xcTestFail != nil }
