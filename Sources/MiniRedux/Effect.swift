@@ -1132,8 +1132,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     guard symbol("$s7Testing10SuiteTraitP11isRecursiveSbvgTj") != nil,
       let current = symbol("$s7Testing4TestV7currentACSgvgZ"),
       let make = symbol("$s7Testing14SourceLocationV6fileID0D4Path4line6columnACSS_SSS2itcfC"),
-      let record = symbol(
-        "$s7Testing5IssueV6record_14sourceLocationAcA7CommentVSg_AA06SourceE0VtFZ"),
+      let fail = symbol("$s7Testing5IssueV6record_14sourceLocationAcA7CommentVSg_AA06SourceE0VtFZ"),
       // NB: Sound, as the signatures are in the names and the values cross by address (above).
       unsafeBitCast(current, to: (@convention(thin) () -> Test?).self)() != nil
     else { return false }
@@ -1144,7 +1143,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     let sourceLocation = unsafeBitCast(
       make, to: (@convention(thin) (__owned String, __owned String, Int, Int) -> Location).self)(
         fileID, "\(location.filePath)", max(Int(location.line), 1), max(Int(location.column), 1))
-    _ = unsafeBitCast(record, to: (@convention(thin) (Comment?, Location) -> Issue).self)(
+    _ = unsafeBitCast(fail, to: (@convention(thin) (Comment?, Location) -> Issue).self)(
       comment, sourceLocation)
     return true
   }
