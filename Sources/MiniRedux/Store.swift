@@ -1522,7 +1522,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// Suspends until an advance reaches `deadline`; a deadline already past returns at once, and
   /// one that is now, a zero-length sleep, waits for the next advance, `advance()` included.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    let current = TestExecutor.current  // NB: That of a test store, which runs this effect.
+    let current = DispatchQueue.getSpecific(key: TestExecutor.key)?()  // Its test store's, if any.
     current?.sleepers += 1
     defer { current?.sleepers -= 1 }
     let id = queue.sync {
@@ -1645,9 +1645,7 @@ nonisolated final class TestExecutor: Sendable {
   static func forTest() -> TestExecutor? {
     recordTestIssue(nil, at: (#fileID, #filePath, #line, #column)) ? TestExecutor() : nil
   }
-  /// The executor whose queue runs the current code, if any: whose sleeper a `TestClock` holds.
-  static var current: TestExecutor? { DispatchQueue.getSpecific(key: key)?() }
-  private static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()
+  static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()  // The queue's executor.
   private let queue = DispatchQueue(label: "MiniRedux.TestExecutor")
   // NB: Sound: read and written on the queue only, where the effects' jobs run.
   nonisolated(unsafe) private var ran = 0  // How many jobs ran.
