@@ -1146,14 +1146,14 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
       try fail("\(name): actions received earlier were not asserted with receive:" + unasserted, at)
     }
     let (task, step) = start(action, sentAt: "sent at \(fileID):\(line)")
-    guard let step else {
+    if let step {
+      try failIfDropped(name, at)
+      try check(update, step, name, at)
+    } else {
       try fail(
         "\(name): MiniRedux did not reduce the action at once; send to a TestStore only from the "
           + "test, never from inside its reducer or an observer", at)
-      return task
     }
-    try failIfDropped(name, at)
-    try check(update, step, name, at)
     return task
   }
 
