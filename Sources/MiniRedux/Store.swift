@@ -1113,8 +1113,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
 
   deinit {
     let report = { @MainActor [log, exhaustivity, createdAt, hasFailed] in
-      let left = log.unaccounted(exhaustivity)
-      guard !hasFailed, !left.isEmpty else { return }
+      guard !hasFailed, case let left = log.unaccounted(exhaustivity), !left.isEmpty else { return }
       let message =
         "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released "
         + "with this not accounted for; end the test with `try await store.finish()`."
