@@ -1053,10 +1053,10 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   private typealias Step = TestStoreLog<State, Action>.Step
   private typealias Update = ((inout State) throws -> Void)?
   private let (store, createdAt): (Store<State, Action>, StepLocation)
-  private let log = TestStoreLog<State, Action>()
-  private var hasFailed = false  // Then a test store released with work left says nothing more.
-  private var reporter = miniReduxReporter.get()  // Adapted in init: reports fail the next step.
-  private let executor = TestExecutor()  // Runs the effects, so that steps can tell they ran.
+  // `executor` runs the effects, so that steps can tell they ran.
+  private let (log, executor) = (TestStoreLog<State, Action>(), TestExecutor())
+  // Once it failed, a release with work left says nothing more; `reporter`'s fail the next step.
+  private var (hasFailed, reporter) = (false, miniReduxReporter.get())
 
   /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens.
   /// ```swift
