@@ -1105,9 +1105,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
   /// runs here. Swift Testing and XCTest are found at run time, so that an app links neither.
   // NB: How the functions are found, and why calling them is sound: HowItWorks, Test failures.
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool {
-    if case let (test?, issue?, sourceLocation?, comment?) = testingTypes,
-      recordIssue(test, issue, sourceLocation, comment, message, location)
-    {
+    if case let (t?, i?, l?, c?) = testingTypes, recordIssue(t, i, l, c, message, location) {
       return true
     }
     guard let message, let fail = xcTestFail else { return xcTestFail != nil }
@@ -1150,8 +1148,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     guard symbol("$s7Testing10SuiteTraitP11isRecursiveSbvgTj") != nil,
       let current = symbol("$s7Testing4TestV7currentACSgvgZ"),
       let make = symbol("$s7Testing14SourceLocationV6fileID0D4Path4line6columnACSS_SSS2itcfC"),
-      let record = symbol(
-        "$s7Testing5IssueV6record_14sourceLocationAcA7CommentVSg_AA06SourceE0VtFZ"),
+      let fail = symbol("$s7Testing5IssueV6record_14sourceLocationAcA7CommentVSg_AA06SourceE0VtFZ"),
       // NB: Sound, as the signatures are in the names and the values cross by address (above).
       unsafeBitCast(current, to: (@convention(thin) () -> Test?).self)() != nil
     else { return false }
@@ -1162,7 +1159,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
     let sourceLocation = unsafeBitCast(
       make, to: (@convention(thin) (__owned String, __owned String, Int, Int) -> Location).self)(
         fileID, "\(location.filePath)", max(Int(location.line), 1), max(Int(location.column), 1))
-    _ = unsafeBitCast(record, to: (@convention(thin) (Comment?, Location) -> Issue).self)(
+    _ = unsafeBitCast(fail, to: (@convention(thin) (Comment?, Location) -> Issue).self)(
       comment, sourceLocation)
     return true
   }

@@ -1070,10 +1070,10 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   private typealias Step = TestStoreLog<State, Action>.Step
   private typealias Update = ((inout State) throws -> Void)?
   private let (store, createdAt): (Store<State, Action>, StepLocation)
-  private let log = TestStoreLog<State, Action>()
-  private var hasFailed = false  // Then a test store released with work left says nothing more.
-  private var reporter = miniReduxReporter.get()  // Adapted in init: reports fail the next step.
-  private let executor = TestExecutor()  // Runs the effects, so that steps can tell they ran.
+  // `executor` runs the effects, so that steps can tell they ran.
+  private let (log, executor) = (TestStoreLog<State, Action>(), TestExecutor())
+  // Once it failed, a release with work left says nothing more; `reporter`'s fail the next step.
+  private var (hasFailed, reporter) = (false, miniReduxReporter.get())
 
   /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens.
   /// ```swift
@@ -1130,8 +1130,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
 
   deinit {
     let report = { @MainActor [log, exhaustivity, createdAt, hasFailed] in
-      let left = log.unaccounted(exhaustivity)
-      guard !hasFailed, !left.isEmpty else { return }
+      guard !hasFailed, case let left = log.unaccounted(exhaustivity), !left.isEmpty else { return }
       let message =
         "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released "
         + "with this not accounted for; end the test with `try await store.finish()`."
@@ -1163,14 +1162,14 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
       try fail("\(name): actions received earlier were not asserted with receive:" + unasserted, at)
     }
     let (task, step) = start(action, sentAt: "sent at \(fileID):\(line)")
-    guard let step else {
+    if let step {
+      try failIfDropped(name, at)
+      try check(update, step, name, at)
+    } else {
       try fail(
         "\(name): MiniRedux did not reduce the action at once; send to a TestStore only from the "
           + "test, never from inside its reducer or an observer", at)
-      return task
     }
-    try failIfDropped(name, at)
-    try check(update, step, name, at)
     return task
   }
 
@@ -1539,7 +1538,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// Suspends until an advance reaches `deadline`; a deadline already past returns at once, and
   /// one that is now, a zero-length sleep, waits for the next advance, `advance()` included.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    let current = TestExecutor.current  // NB: That of a test store, which runs this effect.
+    let current = DispatchQueue.getSpecific(key: TestExecutor.key)?()  // Its test store's, if any.
     current?.sleepers += 1
     defer { current?.sleepers -= 1 }
     let id = queue.sync {
@@ -1662,9 +1661,7 @@ nonisolated final class TestExecutor: Sendable {
   static func forTest() -> TestExecutor? {
     recordTestIssue(nil, at: (#fileID, #filePath, #line, #column)) ? TestExecutor() : nil
   }
-  /// The executor whose queue runs the current code, if any: whose sleeper a `TestClock` holds.
-  static var current: TestExecutor? { DispatchQueue.getSpecific(key: key)?() }
-  private static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()
+  static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()  // The queue's executor.
   private let queue = DispatchQueue(label: "MiniRedux.TestExecutor")
   // NB: Sound: read and written on the queue only, where the effects' jobs run.
   nonisolated(unsafe) private var ran = 0  // How many jobs ran.
