@@ -1081,8 +1081,7 @@ extension Reduce {
         return owns && !inner.watchesState ? TypedEffectID([id, inner]) : inner
       }
       let keys: Keys<State> = { state, children in
-        // NB: The child read once per look for all the places inside it: linear in depth.
-        // NB: In an array, as `Any` would flatten a `nil` of an optional `ChildState`.
+        // NB: Read once per look for all places inside (in an array: `Any` flattens a `nil`).
         let inner = (children[ObjectIdentifier(id)] as? [ChildState?] ?? [child(state)])[0]
         children[ObjectIdentifier(id)] = [inner]
         return inner.map { place.keys($0, &children) } ?? { _ in false }

@@ -629,11 +629,11 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     extract: (@MainActor (Action) -> (ID, ChildAction)?)?,
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self {
-    typealias Keyed = [ID: Rows.Element]
     // NB: Sound: called, and `first` and `shared` used, only on the main actor, as the store is.
     nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
     nonisolated(unsafe) var (first, shared) = ([ID: Rows.Index](), Set<ID>())
     // NB: Told once: a generic type's metadata costs a search per use (HowItWorks' table).
+    typealias Keyed = [ID: Rows.Element]
     let (empty, isInt) = (Keyed().values as? Rows, Rows.Index.self == Int.self)
     let (parent, extract) = (reduce, extract ?? Self.extract { embed($0.0, $0.1) })
     /// The first row with `id`, in O(1) expected time: by key in a dictionary's values; else from
@@ -672,8 +672,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
             + "to the first. Give each element an id of its own, such as a UUID or a counter.")
       }
       var effect = Effect<ChildAction>.none
-      // NB: A dictionary's values, written through a key path (a computed property), are copied
-      // whole: the row is changed with them moved out, then put back.
+      // NB: A dictionary's values moved out, as a key path through a computed property copies them.
       if let empty, case var rows = state[keyPath: path] {
         state[keyPath: path] = empty
         effect = child(&rows[index], childAction)
