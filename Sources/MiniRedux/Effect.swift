@@ -287,6 +287,11 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
 // MARK: - The runtime of a root store
 /// How many elements an emptied buffer keeps room for: a few, not the largest burst ever.
 nonisolated let keptCapacity = 16
+/// Removes `array[i]`, moving the last element there: the one it returns, if any.
+nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
+  let last = array.removeLast()
+  return i < array.count ? (array[i] = last, last).1 : nil
+}
 
 /// A root store's runtime: its state, send loop and interpreter; as a `Registry`, its effects.
 @MainActor final class Runtime<State, Action: Sendable>: Registry, StoreCore {
@@ -675,10 +680,7 @@ nonisolated let keptCapacity = 16
       if wasRunning && !isPause { lineage.finishedOne = true }
       lineage.leave()
     }
-    if let parent = parent.take() {
-      let last = parent.children.removeLast()
-      if last !== self { (parent.children[index], last.index) = (last, index) }
-    }
+    if let parent = parent.take() { swapRemove(&parent.children, at: index)?.index = index }
     return wasRunning
   }
 
@@ -757,11 +759,9 @@ nonisolated let keptCapacity = 16
   }
 
   func unregister(_ effect: RunningEffect, cancellingTask: Bool) {
-    let slot = effect.slot
-    if slot >= 0 {
-      if cancellingTask { inFlight[slot].task?.cancel() }
-      let last = inFlight.removeLast()
-      if slot < inFlight.count { (inFlight[slot], last.effect.slot) = (last, slot) }
+    if effect.slot >= 0 {
+      if cancellingTask { inFlight[effect.slot].task?.cancel() }
+      swapRemove(&inFlight, at: effect.slot)?.effect.slot = effect.slot
       effect.slot = -1
     }
     effect.forEachID { id in
