@@ -300,9 +300,9 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   /// What each reduction runs inside, and the `TaskExecutor` effects' operations run on, if given.
   private let (context, executor): ((@MainActor (_ reduce: () -> Void) -> Void)?, AnyObject?)
   weak var store: Store<State, Action>?
-  /// Whether the reducer has the state, so that no one else may read it; whether a send runs.
-  private var (isReducing, isSending) = (false, false)
-  private var mustNotify = false  // A reduction or a dismissal that observers were not told of yet.
+  /// Whether the reducer has the state, so that no one else may read it; whether a send runs;
+  /// whether a reduction or a dismissal was not told to observers yet.
+  private var (isReducing, isSending, mustNotify) = (false, false, false)
   /// The actions waiting and each one's lineage (`nil`: `current`); two arrays (HowItWorks' table).
   private var (queuedActions, queuedTasks): ([Action], [StoreTask?]) = ([], [])
   /// The lineage of the send in progress, made when one of its effects first starts; the
