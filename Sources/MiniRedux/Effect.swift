@@ -363,10 +363,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   private func inContext(_ body: () -> Void) {
     guard let context else { return body() }
     var calls = 0
-    context {
-      calls += 1
-      if calls == 1 { body() }
-    }
+    context { if (calls, calls += 1).0 == 0 { body() } }
     if calls != 1 {
       miniReduxReport("MiniRedux: a store's context called reduce \(calls) times; call it once.")
     }
