@@ -395,8 +395,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
         lineage?.leave()
         reduced += 1
       } else if moved < toAdvance.count {
-        moved += 1
-        advance(toAdvance[moved - 1])
+        advance(toAdvance[(moved, moved += 1).0])
       } else {
         if mustNotify { store?.notify() }
         if reduced == queuedTasks.count && moved == toAdvance.count { break }
