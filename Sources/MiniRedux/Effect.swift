@@ -308,8 +308,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   /// The lineage of the send in progress, made when one of its effects first starts; the
   /// containers whose contents may have ended, in order, which `advance` checks.
   private var (current, toAdvance): (StoreTask?, [RunningEffect]) = (nil, [])
-  /// How a `Send` reaches this runtime, one closure for all its effects: it reduces what a running
-  /// effect sent, in its lineage, and drops what a cancelled one sent.
+  /// How a `Send` reaches this runtime: what a running effect sent is reduced in its lineage.
   private lazy var deliver: @MainActor @Sendable (Action, RunningEffect) -> Void = {
     [weak self] action, effect in
     guard let self else { return }
