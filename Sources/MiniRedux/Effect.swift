@@ -287,6 +287,11 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
 // MARK: - The runtime of a root store
 /// How many elements an emptied buffer keeps room for: a few, not the largest burst ever.
 nonisolated let keptCapacity = 16
+/// Removes `array[i]`, moving the last element there: the one it returns, if any.
+nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
+  let last = array.removeLast()
+  return i < array.count ? (array[i] = last, last).1 : nil
+}
 
 /// A root store's runtime: its state, send loop and interpreter; as a `Registry`, its effects.
 @MainActor final class Runtime<State, Action: Sendable>: Registry, StoreCore {
@@ -295,16 +300,15 @@ nonisolated let keptCapacity = 16
   /// What each reduction runs inside, and the `TaskExecutor` effects' operations run on, if given.
   private let (context, executor): ((@MainActor (_ reduce: () -> Void) -> Void)?, AnyObject?)
   weak var store: Store<State, Action>?
-  /// Whether the reducer has the state, so that no one else may read it; whether a send runs.
-  private var (isReducing, isSending) = (false, false)
-  private var mustNotify = false  // A reduction or a dismissal that observers were not told of yet.
+  /// Whether the reducer has the state, so that no one else may read it; whether a send runs;
+  /// whether a reduction or a dismissal was not told to observers yet.
+  private var (isReducing, isSending, mustNotify) = (false, false, false)
   /// The actions waiting and each one's lineage (`nil`: `current`); two arrays (HowItWorks' table).
   private var (queuedActions, queuedTasks): ([Action], [StoreTask?]) = ([], [])
   /// The lineage of the send in progress, made when one of its effects first starts; the
   /// containers whose contents may have ended, in order, which `advance` checks.
   private var (current, toAdvance): (StoreTask?, [RunningEffect]) = (nil, [])
-  /// How a `Send` reaches this runtime, one closure for all its effects: it reduces what a running
-  /// effect sent, in its lineage, and drops what a cancelled one sent.
+  /// How a `Send` reaches this runtime: what a running effect sent is reduced in its lineage.
   private lazy var deliver: @MainActor @Sendable (Action, RunningEffect) -> Void = {
     [weak self] action, effect in
     guard let self else { return }
@@ -358,10 +362,7 @@ nonisolated let keptCapacity = 16
   private func inContext(_ body: () -> Void) {
     guard let context else { return body() }
     var calls = 0
-    context {
-      calls += 1
-      if calls == 1 { body() }
-    }
+    context { if (calls, calls += 1).0 == 0 { body() } }
     if calls != 1 {
       miniReduxReport("MiniRedux: a store's context called reduce \(calls) times; call it once.")
     }
@@ -393,8 +394,7 @@ nonisolated let keptCapacity = 16
         lineage?.leave()
         reduced += 1
       } else if moved < toAdvance.count {
-        moved += 1
-        advance(toAdvance[moved - 1])
+        advance(toAdvance[(moved, moved += 1).0])
       } else {
         if mustNotify { store?.notify() }
         if reduced == queuedTasks.count && moved == toAdvance.count { break }
@@ -675,10 +675,7 @@ nonisolated let keptCapacity = 16
       if wasRunning && !isPause { lineage.finishedOne = true }
       lineage.leave()
     }
-    if let parent = parent.take() {
-      let last = parent.children.removeLast()
-      if last !== self { (parent.children[index], last.index) = (last, index) }
-    }
+    if let parent = parent.take() { swapRemove(&parent.children, at: index)?.index = index }
     return wasRunning
   }
 
@@ -757,11 +754,9 @@ nonisolated let keptCapacity = 16
   }
 
   func unregister(_ effect: RunningEffect, cancellingTask: Bool) {
-    let slot = effect.slot
-    if slot >= 0 {
-      if cancellingTask { inFlight[slot].task?.cancel() }
-      let last = inFlight.removeLast()
-      if slot < inFlight.count { (inFlight[slot], last.effect.slot) = (last, slot) }
+    if effect.slot >= 0 {
+      if cancellingTask { inFlight[effect.slot].task?.cancel() }
+      swapRemove(&inFlight, at: effect.slot)?.effect.slot = effect.slot
       effect.slot = -1
     }
     effect.forEachID { id in
