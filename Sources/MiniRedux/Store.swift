@@ -631,42 +631,42 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   ) -> Self {
     // NB: Sound: called, and `first` and `shared` used, only on the main actor, as the store is.
     nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
-    nonisolated(unsafe) var (first, shared) = ([ID: Rows.Index](), Set<ID>())
+    nonisolated(unsafe) var (first, shared, rebuilds) = ([ID: Rows.Index](), Set<ID>(), 0)
     // NB: Told once: a generic type's metadata costs a search per use (HowItWorks' table).
     typealias Keyed = [ID: Rows.Element]
     let (empty, isInt) = (Keyed().values as? Rows, Rows.Index.self == Int.self)
     let (parent, extract) = (reduce, extract ?? Self.extract { embed($0.0, $0.1) })
     /// The first row with `id`, in O(1) expected time: by key in a dictionary's values; else from
-    /// `first`, checked where indices are `Int`s, and rebuilt (`isRebuilt`) when that fails.
-    func find(_ id: ID, in rows: Rows, isRebuilt: inout Bool) -> Rows.Index? {
+    /// `first`, checked where indices are `Int`s, or rebuilt; `look` names the rebuild for `rows`.
+    func find(_ id: ID, in rows: Rows, look: inout Int) -> Rows.Index? {
       // NB: Sound: a dictionary and its values are frozen structs of one stored property, the same.
       if empty != nil, let index = unsafeBitCast(rows, to: Keyed.self).index(forKey: id),
         let index = index as? Rows.Index, idAt(rows, index) == id
       {
         return index
       }
+      // NB: Rebuilt for these rows, and not since for others (one reducer may embed many lists).
+      if look == rebuilds { return first[id] }
       // NB: Only an `Int` is safe to compare to another collection's index (a Dictionary traps).
-      if !isRebuilt, isInt, let index = first[id], index >= rows.startIndex,
-        index < rows.endIndex, idAt(rows, index) == id
+      if isInt, let index = first[id], index >= rows.startIndex, index < rows.endIndex,
+        idAt(rows, index) == id
       {
         return index
       }
-      if !isRebuilt {
-        (first, shared, isRebuilt) = ([:], [], true)
-        for index in rows.indices {
-          let id = idAt(rows, index)
-          if first[id] == nil { first[id] = index } else { shared.insert(id) }
-        }
+      (first, shared, rebuilds, look) = ([:], [], rebuilds + 1, rebuilds + 1)
+      for index in rows.indices {
+        let id = idAt(rows, index)
+        if first[id] == nil { first[id] = index } else { shared.insert(id) }
       }
       return first[id]
     }
     return Self { state, action in
       guard let (id, childAction) = extract(action) else { return parent(&state, action) }
-      var isRebuilt = false
-      guard let index = find(id, in: state[keyPath: path], isRebuilt: &isRebuilt) else {
+      var look = -1
+      guard let index = find(id, in: state[keyPath: path], look: &look) else {
         return Self.drop(action, "\(path) has no element with id \(id)")
       }
-      if isRebuilt, shared.contains(id) {  // NB: Told when rebuilt, when it is true of these rows.
+      if look >= 0, shared.contains(id) {  // NB: Told when rebuilt, when it is true of these rows.
         miniReduxReport(
           "MiniRedux: \(path) holds more than one element with id \(id); the action for it went "
             + "to the first. Give each element an id of its own, such as a UUID or a counter.")
@@ -686,8 +686,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       }
       let key = idAt(state[keyPath: path], index)
       let place = { (state: State) -> Rows.Index? in
-        var isRebuilt = false
-        return find(key, in: state[keyPath: path], isRebuilt: &isRebuilt)
+        var look = -1
+        return find(key, in: state[keyPath: path], look: &look)
       }
       return .merge(
         Self.embed(
@@ -696,8 +696,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
           modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
           keys: { state, _ in
             // NB: One look at the rows, which rebuilds the index at most once for all its keys.
-            var (rows, isRebuilt) = (state[keyPath: path], false)
-            return { find($0 as! ID, in: rows, isRebuilt: &isRebuilt) != nil }
+            var (rows, look) = (state[keyPath: path], -1)
+            return { find($0 as! ID, in: rows, look: &look) != nil }
           },
           remove: { state in
             guard let row = place(state), !remove(&state[keyPath: path], row) else { return }

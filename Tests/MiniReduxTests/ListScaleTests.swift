@@ -106,6 +106,46 @@ struct ListDictionaryTests {
   }
 }
 
+/// One reducer value embedded in two places: two lists whose rows share one index of ids.
+private enum TwoLists {
+  struct State: Equatable {
+    var left = (0..<40).map { Edited.Row(id: $0) }, right = (100..<140).map { Edited.Row(id: $0) }
+  }
+  enum Action: Equatable, Sendable { case left(Edited.Action), right(Edited.Action), reverse }
+  static let list = Reduce<[Edited.Row], Edited.Action> { rows, action in
+    if case .edit(let edit) = action { Edited.apply(edit, to: &rows) }
+    return .none
+  }
+  .forEach(\.self, action: Edited.Action.row) { _, _ in .run { _ in await untilCancelled() } }
+  static let reducer = Reduce<State, Action> { state, action in
+    if action == .reverse {
+      (state.left, state.right) = (state.left.reversed(), state.right.reversed())
+    }
+    return .none
+  }
+  .scope(\.left, action: Action.left, child: list)
+  .scope(\.right, action: Action.right, child: list)
+}
+
+@MainActor
+@Suite("Lists at any size: one reducer in two places")
+struct ListSharedIndexTests {
+  @Test("two lists of one forEach value, both moved in one send: every row's effect stays")
+  func sharedIndex() async {
+    let store = Store(initialState: TwoLists.State(), TwoLists.reducer.reduce)
+    for id in 0..<40 { store.send(.left(.row(id, false))) }
+    for id in 100..<140 { store.send(.right(.row(id, false))) }
+    #expect(store.snapshot.effects == 80)
+    store.send(.reverse)
+    #expect(store.snapshot.effects == 80)
+    store.send(.left(.edit(.remove(0))))
+    #expect(store.snapshot.effects == 79)
+    while !store.state.left.isEmpty { store.send(.left(.edit(.remove(0)))) }
+    while !store.state.right.isEmpty { store.send(.right(.edit(.remove(0)))) }
+    #expect(store.snapshot.effects == 0)
+  }
+}
+
 extension Edited.Action {
   fileprivate var id: Int? { if case .row(let id, _) = self { id } else { nil } }
 }
