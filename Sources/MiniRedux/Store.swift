@@ -639,18 +639,12 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     /// The first row with `id`, in O(1) expected time: by key in a dictionary's values; else from
     /// `first`, checked where indices are `Int`s, or rebuilt; `look` names the rebuild for `rows`.
     func find(_ id: ID, in rows: Rows, look: inout Int) -> Rows.Index? {
-      // NB: Sound: a dictionary and its values are frozen structs of one stored property, the same.
-      if empty != nil, let index = unsafeBitCast(rows, to: Keyed.self).index(forKey: id),
-        let index = index as? Rows.Index, idAt(rows, index) == id
-      {
-        return index
-      }
-      // NB: Rebuilt for these rows, and not since for others (one reducer may embed many lists).
-      if look == rebuilds { return first[id] }
-      // NB: Only an `Int` is safe to compare to another collection's index (a Dictionary traps).
-      if isInt, let index = first[id], index >= rows.startIndex, index < rows.endIndex,
-        idAt(rows, index) == id
-      {
+      if look == rebuilds { return first[id] }  // NB: Rebuilt for these rows, not since for others.
+      // NB: By key in a dictionary's values (sound: it and its values are frozen structs of one
+      // stored property); else where `first` says, if indices are `Int`s (others' may trap).
+      var at = isInt ? first[id] : nil
+      if empty != nil { at = unsafeBitCast(rows, to: Keyed.self).index(forKey: id) as? Rows.Index }
+      if let index = at, index >= rows.startIndex, index < rows.endIndex, idAt(rows, index) == id {
         return index
       }
       (first, shared, rebuilds, look) = ([:], [], rebuilds + 1, rebuilds + 1)
@@ -671,12 +665,11 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
           "MiniRedux: \(path) holds more than one element with id \(id); the action for it went "
             + "to the first. Give each element an id of its own, such as a UUID or a counter.")
       }
-      var effect = Effect<ChildAction>.none
+      let effect: Effect<ChildAction>
       // NB: A dictionary's values moved out, as a key path through a computed property copies them.
       if let empty, case var rows = state[keyPath: path] {
         state[keyPath: path] = empty
-        effect = child(&rows[index], childAction)
-        state[keyPath: path] = rows
+        (effect, state[keyPath: path]) = (child(&rows[index], childAction), rows)
       } else {
         effect = child(&state[keyPath: path][index], childAction)
       }
