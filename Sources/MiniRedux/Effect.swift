@@ -300,8 +300,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   /// What each reduction runs inside, and the `TaskExecutor` effects' operations run on, if given.
   private let (context, executor): ((@MainActor (_ reduce: () -> Void) -> Void)?, AnyObject?)
   weak var store: Store<State, Action>?
-  /// Whether the reducer has the state, so that no one else may read it; whether a send runs;
-  /// whether a reduction or a dismissal was not told to observers yet.
+  /// Whether the reducer has the state (no one else may read it), a send runs, observers are owed.
   private var (isReducing, isSending, mustNotify) = (false, false, false)
   /// The actions waiting and each one's lineage (`nil`: `current`); two arrays (HowItWorks' table).
   private var (queuedActions, queuedTasks): ([Action], [StoreTask?]) = ([], [])
@@ -545,15 +544,13 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 /// ```
 // NB: Causation's unit; a send that starts no effect returns `empty`, and allocates none.
 @MainActor public final class StoreTask: Hashable, Sendable {
-  /// The effects in flight and the actions queued; its effects neither cancelled nor ended, and
-  /// whether one ended without being cancelled.
+  /// Effects in flight and actions queued; effects not cancelled nor ended; whether one finished.
   fileprivate(set) var (count, active, finishedOne) = (0, 0, false)
   /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
   private(set) var wasCancelled = false
   private(set) weak var registry: Registry?
   /// The tasks waiting in ``finish()``, each resumed once: by `leave`, or by its cancellation.
-  private var waiters: [(id: Int, continuation: UnsafeContinuation<Void, Never>)] = []
-  private var nextWaiterID = 0
+  private var (waiters, nextWaiterID) = ([(id: Int, wake: UnsafeContinuation<Void, Never>)](), 0)
   init(_ registry: Registry?) { self.registry = registry }
   static let empty = StoreTask(nil)
 
@@ -606,14 +603,14 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 
   func stopWaiting(_ id: Int) {
     cancel()
-    waiters.firstIndex { $0.id == id }.map { waiters.remove(at: $0) }?.continuation.resume()
+    waiters.firstIndex { $0.id == id }.map { waiters.remove(at: $0) }?.wake.resume()
   }
 
   func leave() {
     count -= 1
     guard count == 0 else { return }
     // NB: A resumed waiter runs later, so that none can change the list meanwhile.
-    for waiter in waiters { waiter.continuation.resume() }
+    for waiter in waiters { waiter.wake.resume() }
     waiters = []
   }
 
@@ -624,8 +621,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 /// An effect in flight, a node of containment's tree: a `.run` (or a debounce's pause) and its
 /// task, a ``Concatenation`` and its current step, or a group (a `merge` under ids).
 @MainActor class RunningEffect {
-  /// Whether it is a group, which only contains and does not count in its lineage; whether it is a
-  /// debounce's pause, whose finishing is no effect finishing.
+  /// Whether it is a group (it contains, and counts in no lineage), or a debounce's pause.
   let (isGroup, isPause): (Bool, Bool)
   /// What contains it: a concatenation whose step it is part of, or a group.
   private(set) var parent: RunningEffect?
@@ -947,8 +943,7 @@ nonisolated private let mainQueueKey = {
 final class Place<State>: EffectID, @unchecked Sendable {
   /// Where the child is: its embedding (a key path, with the places it is inside), and its key.
   let embedding: AnyHashable, key: AnyHashable
-  /// Which keys of `embedding` a state holds (closures, as only the embedding knows the way), and
-  /// how `.dismiss` removes the child from a state (`nil` where dismissing goes further out).
+  /// Which keys of `embedding` a state holds; how `.dismiss` removes the child (`nil`: from outer).
   let (keys, remove): (Keys<State>, ((inout State) -> Void)?)
   init(
     _ embedding: AnyHashable, _ key: AnyHashable, keys: @escaping Keys<State>,
@@ -1095,8 +1090,8 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 
 // MARK: - Testing
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-  /// Records `message`, if any, as the running test's failure at `location`; `false` if no test
-  /// runs here. Swift Testing and XCTest are found at run time, so that an app links neither.
+  /// Records `message`, if any, as the running test's failure at `location`; `false` if none runs.
+  /// Swift Testing and XCTest are found at run time, so that an app links neither.
   // NB: How the functions are found, and why calling them is sound: HowItWorks, Test failures.
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool {
     if case let (t?, i?, l?, c?) = testingTypes, recordIssue(t, i, l, c, message, location) {

@@ -360,8 +360,7 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
   // NB: Strongly: a scoped store keeps its parent alive, never the other way.
   private let parent: Store<ParentState, ParentAction>
   private let (toState, toParentAction): ((ParentState) -> State, (Action) -> ParentAction)
-  /// Makes a function that tells whether the child's part of a state changed since its last call
-  /// (the first one sets it): the store's observers, and each subscription, get their own.
+  /// Makes a function telling if the child's state changed since its last call: one per observer.
   private let changes: @MainActor () -> @MainActor (ParentState) -> Bool
   private var isAttached = false
   init(
@@ -381,8 +380,7 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
   func read() -> State { toState(parent.core.read()) }
   func send(_ action: Action) -> StoreTask { parent.send(toParentAction(action)) }
 
-  /// Until attached, the parent does not tell the child of changes: one with `Equatable` state is
-  /// attached when made, another when first observed.
+  /// Until attached (if `Equatable`, when made; else when observed), the child hears of no change.
   func attach(_ store: Store<State, Action>) {
     guard !isAttached else { return }
     isAttached = true
@@ -629,19 +627,16 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     extract: (@MainActor (Action) -> (ID, ChildAction)?)?,
     child: @escaping Reducer<Rows.Element, ChildAction>
   ) -> Self {
-    // NB: Sound: called, and `first` and `shared` used, only on the main actor, as the store is.
+    typealias Keyed = [ID: Rows.Element]
+    // NB: Sound: called, and the index (`first`, `shared`) used, only on the main actor.
     nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
     nonisolated(unsafe) var (first, shared, rebuilds) = ([ID: Rows.Index](), Set<ID>(), 0)
-    // NB: Told once: a generic type's metadata costs a search per use (HowItWorks' table).
-    typealias Keyed = [ID: Rows.Element]
-    let (empty, isInt) = (Keyed().values as? Rows, Rows.Index.self == Int.self)
+    let (empty, isInt) = (Keyed().values as? Rows, Rows.Index.self == Int.self)  // NB: Told once.
     let (parent, extract) = (reduce, extract ?? Self.extract { embed($0.0, $0.1) })
-    /// The first row with `id`, in O(1) expected time: by key in a dictionary's values; else from
-    /// `first`, checked where indices are `Int`s, or rebuilt; `look` names the rebuild for `rows`.
+    /// The first row with `id`, in O(1) expected time: by key in a dictionary's values (sound:
+    /// frozen structs of one stored property), else from `first` for `Int` indices (others trap).
     func find(_ id: ID, in rows: Rows, look: inout Int) -> Rows.Index? {
-      if look == rebuilds { return first[id] }  // NB: Rebuilt for these rows, not since for others.
-      // NB: By key in a dictionary's values (sound: it and its values are frozen structs of one
-      // stored property); else where `first` says, if indices are `Int`s (others' may trap).
+      if look == rebuilds { return first[id] }  // NB: `look`: the rebuild made for these rows.
       var at = isInt ? first[id] : nil
       if empty != nil { at = unsafeBitCast(rows, to: Keyed.self).index(forKey: id) as? Rows.Index }
       if let index = at, index >= rows.startIndex, index < rows.endIndex, idAt(rows, index) == id {
@@ -781,8 +776,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   @usableFromInline static func dismissed<ChildAction>(
     _ effect: Effect<ChildAction>, by action: Action, removed: Bool = true
   ) {
-    // NB: A child of an enum case's `scope` returns it under the case's id.
-    var effect = effect
+    var effect = effect  // NB: A child of an enum case's `scope` returns it under the case's id.
     while case .cancellable(_, _, let parts) = effect.operation { effect = parts.first }
     if removed, case .dismiss = effect.operation { return }
     miniReduxReport(
@@ -965,8 +959,7 @@ nonisolated func casePayload<Payload>(of value: Any, as _: Payload.Type) -> Payl
 
 nonisolated func dumpLine(_ value: Any) -> String { dumpLines(value, width: .max)[0] }
 
-/// The lines of `old` and `new` as a diff: `-` only in `old`, `+` only in `new`, and runs of
-/// unchanged lines cut to the three at each end.
+/// The lines of `old` and `new` as a diff (`-` old, `+` new), unchanged runs cut to 3 at each end.
 nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
   // NB: n·m at worst: the common ends are skipped, and a large rest is all removed, then added.
   let head = zip(old, new).prefix { $0 == $1 }.count
@@ -1662,8 +1655,7 @@ nonisolated final class TestExecutor: Sendable {
   // NB: Weakly, as the queue belongs to the executor.
   init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }
 
-  /// Blocks until the jobs enqueued so far have run to their next suspension, or for `timeout`;
-  /// returns how many of its effects then sleep on a `TestClock`, if it got to know.
+  /// Blocks until the jobs enqueued ran to a suspension, or for `timeout`; returns `sleepers` then.
   @discardableResult func drain(within timeout: Duration) -> Int? {
     nonisolated(unsafe) var sleepers: Int?  // Sound: written in `read`, read once it has run.
     let read = DispatchWorkItem { sleepers = self.sleepers }
