@@ -631,13 +631,13 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     // NB: Sound: called, and the index (`first`, `shared`) used, only on the main actor.
     nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
     nonisolated(unsafe) var (first, shared, rebuilds) = ([ID: Rows.Index](), Set<ID>(), 0)
-    let (empty, isInt) = (Keyed().values as? Rows, Rows.Index.self == Int.self)  // NB: Told once.
+    let (empty, isRange) = (Keyed().values as? Rows, Rows.Indices.self == Range<Int>.self)
     let (parent, extract) = (reduce, extract ?? Self.extract { embed($0.0, $0.1) })
     /// The first row with `id`, in O(1) expected time: by key in a dictionary's values (sound:
-    /// frozen structs of one stored property), else from `first` for `Int` indices (others trap).
+    /// frozen structs of one stored property), else from `first` if indices are a `Range<Int>`.
     func find(_ id: ID, in rows: Rows, look: inout Int) -> Rows.Index? {
       if look == rebuilds { return first[id] }  // NB: `look`: the rebuild made for these rows.
-      var at = isInt ? first[id] : nil
+      var at = isRange ? first[id] : nil
       if empty != nil { at = unsafeBitCast(rows, to: Keyed.self).index(forKey: id) as? Rows.Index }
       if let index = at, index >= rows.startIndex, index < rows.endIndex, idAt(rows, index) == id {
         return index

@@ -146,6 +146,41 @@ struct ListSharedIndexTests {
   }
 }
 
+/// A collection whose `Int` indices skip the empty slots: an `Int` in its range is not an index.
+private struct Slots: MutableCollection {
+  var slots: [Edited.Row?]
+  var startIndex: Int { slots.firstIndex { $0 != nil } ?? slots.count }
+  var endIndex: Int { slots.count }
+  func index(after i: Int) -> Int { slots[(i + 1)...].firstIndex { $0 != nil } ?? slots.count }
+  subscript(i: Int) -> Edited.Row {
+    get { slots[i]! }
+    set { slots[i] = newValue }
+  }
+}
+
+@MainActor
+@Suite("Lists at any size: indices that are not a range")
+struct ListSparseIndexTests {
+  @Test("a row of a collection with sparse Int indices leaves: its effect ends, its action drops")
+  func sparseIndices() async {
+    let reducer = Reduce<Slots, Edited.Action> { rows, action in
+      if case .edit(.remove(let index)) = action { rows.slots[index] = nil }
+      return .none
+    }
+    .forEach(\.self, action: Edited.Action.row) { _, isTap in
+      isTap ? .none : .run { _ in await untilCancelled() }
+    }
+    let store = Store(
+      initialState: Slots(slots: (0..<3).map { Edited.Row(id: $0) }), reducer.reduce)
+    store.send(.row(1, false))
+    #expect(store.snapshot.effects == 1)
+    store.send(.edit(.remove(1)))
+    #expect(store.snapshot.effects == 0)
+    let ((), reports) = await capturingReports { store.send(.row(1, true)) }
+    #expect(reports.count == 1)
+  }
+}
+
 extension Edited.Action {
   fileprivate var id: Int? { if case .row(let id, _) = self { id } else { nil } }
 }
