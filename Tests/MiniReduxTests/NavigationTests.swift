@@ -655,8 +655,10 @@ struct NestedChildCostTests {
     CountedID.comparisons = 0
     store.send(.bump)
 
-    // Then: finding each sheet's row costs a comparison or so, not a search of 300 rows.
-    #expect(CountedID.comparisons < 6_000)
+    // Then: finding each sheet's row costs a few comparisons, not a search of 300 rows (45,000):
+    // the look at the 600 places compares each sheet's embedding, which names its row, with the
+    // last one and with the looks kept, about 10 per sheet in a hash order that varies by run.
+    #expect(CountedID.comparisons < 12_000)
     #expect(store.snapshot.effects == 300)
   }
 }
