@@ -313,7 +313,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     guard let self else { return }
     if effect.isRunning {
       _ = send(action, in: effect.lineage)
-    } else if !effect.isCancelled {
+    } else if effect.phase == .ended {
       miniReduxReport(
         "MiniRedux: an effect sent \(action) after its operation had returned; it was dropped. "
           + "Call send only while the operation runs.")
@@ -459,10 +459,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       while part == nil {
         guard let (next, inner) = pending.popLast() else { return }
         (part, container) = (next, inner)
-        if next == nil, let group = inner {
-          group.isOpen = false
-          if group.children.isEmpty { emptied(group) }
-        }
+        if next == nil, let group = inner { group.started(in: self) }
       }
       (effect, ids) = unwrap(part!, at: container)
     }
@@ -526,7 +523,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 
   /// Moves on a container whose contents ended: a concatenation to its next step; else it ends.
   private func advance(_ container: RunningEffect) {
-    guard container.children.isEmpty, !container.hasEnded else { return }
+    guard container.children.isEmpty, container.phase < .ended else { return }
     guard let concatenation = container as? Concatenation<Action>, concatenation.isRunning,
       let step = concatenation.nextStep()
     else { return container.end(in: self) }
@@ -627,20 +624,19 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   private(set) var parent: RunningEffect?
   /// Its lineage, its depth in containment's tree, and the ids around it inside its parent.
   let (lineage, depth, ids): (StoreTask, Int, EffectIDs)
-  /// Its phase, moved only by ``cancel()`` and ``end()``: running, cancelled (unregistered), ended.
-  private(set) var (isCancelled, hasEnded) = (false, false)
-  var isRunning: Bool { !isCancelled && !hasEnded }
-  /// What it contains that has not ended; `index` is its place in its parent's.
+  /// Its life, moved forward only by `started(in:)`, `cancel()` and `end()`, each saying why.
+  enum Phase: Comparable { case starting, running, cancelled, ended, endedCancelled }
+  private(set) var phase: Phase
+  var isRunning: Bool { phase <= .running }
+  /// What it contains that has not ended; its place in its parent's, and in `inFlight` (or -1).
   private(set) var children: [RunningEffect] = []
-  private var index = 0
-  /// Whether it is a group still starting its parts; its index in its registry's `inFlight`, or -1.
-  fileprivate var (isOpen, slot) = (false, -1)
+  fileprivate var (index, slot) = (0, -1)
   init(
     lineage: StoreTask, parent: RunningEffect?, ids: EffectIDs, isGroup: Bool = false,
     isPause: Bool = false
   ) {
     (self.lineage, self.parent, self.ids) = (lineage, parent, ids)
-    (self.isGroup, self.isPause, isOpen) = (isGroup, isPause, isGroup)
+    (self.isGroup, self.isPause, phase) = (isGroup, isPause, isGroup ? .starting : .running)
     (depth, index) = ((parent?.depth ?? -1) + 1, parent?.children.count ?? 0)
     parent?.children.append(self)
     if !isGroup { (lineage.active, lineage.count) = (lineage.active + 1, lineage.count + 1) }
@@ -651,21 +647,26 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     ids.rest.forEach(body)
   }
 
+  /// The event of a group's parts all started: emptied, it ends now (cancelled meanwhile, it stays).
+  func started(in registry: Registry) {
+    precondition(phase == .starting || phase == .cancelled, "MiniRedux: a group started twice")
+    if phase == .starting { phase = .running }
+    if children.isEmpty { registry.emptied(self) }
+  }
+
   /// The event of a cancellation: whether it was running, so that the caller unregisters it.
   func cancel() -> Bool {
-    guard isRunning else { return false }
-    isCancelled = true
-    if !isGroup { lineage.active -= 1 }
+    guard phase <= .running else { return false }  // NB: Cancelled or ended already: no event.
+    (phase, lineage.active) = (.cancelled, lineage.active - (isGroup ? 0 : 1))
     return true
   }
 
   /// The event of its end: leaves its lineage and parent; whether it was running, to unregister.
   private func end() -> Bool {
-    guard !hasEnded, children.isEmpty else {
-      preconditionFailure("MiniRedux: an effect ended twice, or before what it contains")
-    }
-    let wasRunning = isRunning
-    hasEnded = true
+    precondition(children.isEmpty, "MiniRedux: an effect ended before what it contains")
+    precondition(phase == .running || phase == .cancelled, "MiniRedux: an effect ended twice")
+    let wasRunning = phase == .running
+    phase = wasRunning ? .ended : .endedCancelled
     if !isGroup {
       if wasRunning { lineage.active -= 1 }
       if wasRunning && !isPause { lineage.finishedOne = true }
@@ -682,7 +683,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       next = effect.parent
       if registry == nil { _ = effect.cancel() }  // NB: Its store's release cancelled it.
       if effect.end() { registry?.unregister(effect, cancellingTask: false) }
-      guard let parent = next, parent.children.isEmpty, !parent.isOpen else { return }
+      guard let parent = next, parent.children.isEmpty, parent.phase != .starting else { return }
       if let registry { return registry.emptied(parent) }
     }
   }
@@ -776,7 +777,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   func cancel(_ effect: RunningEffect) {
     var pending = [(effect, false)]
     while let (effect, isContained) = pending.popLast() {
-      let staysOpen = effect.isOpen && !isContained
+      let staysOpen = effect.phase == .starting && !isContained
       guard staysOpen || effect.cancel() else { continue }
       if !staysOpen { unregister(effect, cancellingTask: true) }
       pending += effect.children.map { ($0, !staysOpen) }
