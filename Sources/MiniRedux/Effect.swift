@@ -169,8 +169,9 @@ public struct Effect<Action: Sendable>: Sendable {
 /// ```
 public struct Send<Action: Sendable>: Sendable {
   let effect: RunningEffect
-  /// The store's way in, for all its effects; a closure, as a child's `Send` wraps its parent's.
-  let deliver: @MainActor @Sendable (Action, RunningEffect) -> Void
+  /// The store's way in, for all its effects (`nil`: ``dismiss()``); a closure, as a child's
+  /// `Send` wraps its parent's.
+  let deliver: @MainActor @Sendable (Action?, RunningEffect) -> Void
 
   /// Sends `action`, unless the effect was cancelled; the store reduces it before this returns.
   @MainActor public func callAsFunction(_ action: Action) {
@@ -308,12 +309,14 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   /// containers whose contents may have ended, in order, which `advance` checks.
   private var (current, toAdvance): (StoreTask?, [RunningEffect]) = (nil, [])
   /// How a `Send` reaches this runtime: what a running effect sent is reduced in its lineage.
-  private lazy var deliver: @MainActor @Sendable (Action, RunningEffect) -> Void = {
+  private lazy var deliver: @MainActor @Sendable (Action?, RunningEffect) -> Void = {
     [weak self] action, effect in
     guard let self else { return }
+    // NB: The one way in for a layer's effects: `Send.dismiss()` of a child feature.
+    guard let action else { return dismissChild(from: effect, origin: nil) }
     if effect.isRunning {
       _ = send(action, in: effect.lineage)
-    } else if effect.phase == .ended {
+    } else if effect.phase == .finished {
       miniReduxReport(
         "MiniRedux: an effect sent \(action) after its operation had returned; it was dropped. "
           + "Call send only while the operation runs.")
@@ -408,10 +411,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     return current
   }
 
-  override func dismiss(from effect: RunningEffect) { dismissChild(from: effect, origin: nil) }
-
   /// Moves on a container whose contents have all ended: at once, unless a send is in progress.
-  override func emptied(_ container: RunningEffect) {
+  private func emptied(_ container: RunningEffect) {
     toAdvance.append(container)
     guard !isSending else { return }
     // NB: A send made meanwhile, by an observer, belongs to the container's lineage.
@@ -459,7 +460,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       while part == nil {
         guard let (next, inner) = pending.popLast() else { return }
         (part, container) = (next, inner)
-        if next == nil, let group = inner { group.started(in: self) }
+        if next == nil, let group = inner, group.started() { emptied(group) }
       }
       (effect, ids) = unwrap(part!, at: container)
     }
@@ -495,20 +496,19 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       let send = Send(effect: running, deliver: deliver)
       // NB: Registered first, as `Task.immediate` may run an operation to its end before returning.
       register(running)
-      // NB: Written out in each branch (HowItWorks' table).
+      weak let runtime = self  // NB: Weakly, as releasing the store cancels its effects.
+      func operation() async {
+        await Effect.perform(body, handler, send, startedBy: origin)
+        Self.end(running, in: runtime)
+      }
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         // NB: Starts inside `send`, so that the operation leaves the main actor at once.
+        let executor = executor as? any TaskExecutor
         keep(
-          Task.immediate(priority: priority, executorPreference: executor as? any TaskExecutor) {
-            await Effect.perform(body, handler, send, startedBy: origin)
-            running.end(in: running.lineage.registry)
-          }, for: running)
+          Task.immediate(priority: priority, executorPreference: executor, operation: operation),
+          for: running)
       } else {
-        keep(
-          Task(priority: priority) {
-            await Effect.perform(body, handler, send, startedBy: origin)
-            running.end(in: running.lineage.registry)
-          }, for: running)
+        keep(Task(priority: priority, operation: operation), for: running)
       }
     default: break
     }
@@ -523,12 +523,17 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 
   /// Moves on a container whose contents ended: a concatenation to its next step; else it ends.
   private func advance(_ container: RunningEffect) {
-    guard container.children.isEmpty, container.phase < .ended else { return }
+    guard container.children.isEmpty, container.phase < .finished else { return }
     guard let concatenation = container as? Concatenation<Action>, concatenation.isRunning,
       let step = concatenation.nextStep()
-    else { return container.end(in: self) }
+    else { return Self.end(container, in: self) }
     toAdvance.append(concatenation)
     inContext { start(step, in: container.lineage, at: container, origin: concatenation.origin) }
+  }
+
+  /// Ends `effect`, and moves on the container it empties; once the store is gone, ends those too.
+  private static func end(_ effect: RunningEffect, in runtime: Runtime?) {
+    if let container = effect.end(in: runtime) { runtime!.emptied(container) }
   }
 }
 
@@ -624,8 +629,17 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   private(set) var parent: RunningEffect?
   /// Its lineage, its depth in containment's tree, and the ids around it inside its parent.
   let (lineage, depth, ids): (StoreTask, Int, EffectIDs)
-  /// Its life, moved forward only by `started(in:)`, `cancel()` and `end()`, each saying why.
-  enum Phase: Comparable { case starting, running, cancelled, ended, endedCancelled }
+  /// Its life, in order: it moves only forward, by the events `started`, `cancel` and `end`.
+  enum Phase: Comparable {
+    /// A group still starting its parts: it does not end as it empties meanwhile.
+    case starting
+    /// It runs, or what it contains does: what it sends is reduced, what it asks for starts.
+    case running
+    /// Cancelled: unregistered, its task cancelled; what it sends is dropped.
+    case cancelled
+    /// Ended from `running`: an effect that finished; or from `cancelled`, once it unwound.
+    case finished, unwound
+  }
   private(set) var phase: Phase
   var isRunning: Bool { phase <= .running }
   /// What it contains that has not ended; its place in its parent's, and in `inFlight` (or -1).
@@ -647,45 +661,59 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     ids.rest.forEach(body)
   }
 
-  /// The event of a group's parts all started: emptied, it ends now (cancelled meanwhile, it stays).
-  func started(in registry: Registry) {
-    precondition(phase == .starting || phase == .cancelled, "MiniRedux: a group started twice")
-    if phase == .starting { phase = .running }
-    if children.isEmpty { registry.emptied(self) }
+  /// The event of a group's parts all started: whether it is empty, to move it on now.
+  func started() -> Bool {
+    switch phase {
+    case .starting: phase = .running  // NB: From now on, it ends as it empties.
+    case .cancelled: break  // NB: Its container was cancelled while it started its parts.
+    case .running, .finished, .unwound: preconditionFailure("MiniRedux: a group started twice")
+    }
+    return children.isEmpty
   }
 
   /// The event of a cancellation: whether it was running, so that the caller unregisters it.
   func cancel() -> Bool {
-    guard phase <= .running else { return false }  // NB: Cancelled or ended already: no event.
-    (phase, lineage.active) = (.cancelled, lineage.active - (isGroup ? 0 : 1))
-    return true
+    switch phase {
+    case .starting, .running:
+      phase = .cancelled
+      if !isGroup { lineage.active -= 1 }  // NB: `StoreTask.isCancelled` counts it cancelled.
+      return true
+    case .cancelled, .finished, .unwound: return false  // NB: Cancelled or ended: no event.
+    }
   }
 
   /// The event of its end: leaves its lineage and parent; whether it was running, to unregister.
   private func end() -> Bool {
     precondition(children.isEmpty, "MiniRedux: an effect ended before what it contains")
-    precondition(phase == .running || phase == .cancelled, "MiniRedux: an effect ended twice")
     let wasRunning = phase == .running
-    phase = wasRunning ? .ended : .endedCancelled
+    switch phase {
+    case .running: phase = .finished
+    case .cancelled: phase = .unwound
+    case .starting, .finished, .unwound:
+      preconditionFailure("MiniRedux: an effect ended twice, or before its parts started")
+    }
     if !isGroup {
       if wasRunning { lineage.active -= 1 }
-      if wasRunning && !isPause { lineage.finishedOne = true }
+      if wasRunning && !isPause { lineage.finishedOne = true }  // NB: A pause is no effect.
       lineage.leave()
     }
     if let parent = parent.take() { swapRemove(&parent.children, at: index)?.index = index }
     return wasRunning
   }
 
-  /// Ends it; a container it empties moves on (`emptied`), or ends too once the store is gone.
-  func end(in registry: Registry?) {
+  /// Ends it; returns the container it empties, to move on, or ends it too once the store is gone.
+  func end(in registry: Registry?) -> RunningEffect? {
     var next: RunningEffect? = self
     while let effect = next {
       next = effect.parent
       if registry == nil { _ = effect.cancel() }  // NB: Its store's release cancelled it.
       if effect.end() { registry?.unregister(effect, cancellingTask: false) }
-      guard let parent = next, parent.children.isEmpty, parent.phase != .starting else { return }
-      if let registry { return registry.emptied(parent) }
+      guard let parent = next, parent.children.isEmpty, parent.phase != .starting else {
+        return nil
+      }
+      if registry != nil { return parent }
     }
+    return nil
   }
 }
 
@@ -725,9 +753,6 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   private(set) var hasWatched = false  // NB: Each reduction reads it (HowItWorks' table).
   deinit { for entry in inFlight { entry.task?.cancel() } }
 
-  /// What its runtime overrides: moving on a container that emptied, removing `effect`'s child.
-  func emptied(_ container: RunningEffect) {}
-  func dismiss(from effect: RunningEffect) {}
   func register(_ effect: RunningEffect) {
     if !effect.isGroup {
       effect.slot = inFlight.count
@@ -842,7 +867,7 @@ extension Effect {
     parts: [Effect<T>]
   ) -> Effect<T> {
     @Sendable nonisolated func wrap(_ parent: Send<T>) -> Send<Action> {
-      Send(effect: parent.effect) { parent.deliver(transform($0), $1) }
+      Send(effect: parent.effect) { parent.deliver($0.map(transform), $1) }
     }
     switch operation {
     case .none: return .none
@@ -1004,7 +1029,7 @@ extension Send {
   ///   }
   /// ```
   @MainActor public func dismiss() {
-    if !Task.isCancelled { effect.lineage.registry?.dismiss(from: effect) }
+    if !Task.isCancelled { deliver(nil, effect) }
   }
 }
 
