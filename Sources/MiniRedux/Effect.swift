@@ -189,7 +189,7 @@ extension Effect {
     /// A `.run`, or a debounce's pause (`isPause`): it sends nothing and is no effect of its own.
     indirect case run(TaskPriority?, Body, Handler?, isPause: Bool)
     /// Misuse found reducing an action, reported as it starts, with the action as the root got it.
-    indirect case report(Action, @Sendable (_ action: String) -> String)
+    indirect case report(Action, @Sendable (_ action: Any) -> String)
     case cancel(EffectID)
     /// Removes the child feature that returns it: the layer of child features interprets it.
     case dismiss
@@ -488,7 +488,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       // NB: A concatenation cancelled by its own step starts nothing more, a send included.
       if container?.isRunning ?? true { enqueue(action, lineage) }
     case .cancel(let id): cancel(id, sparing: nil)
-    case .report(let action, let message): miniReduxReport(message(dumpLine(action)))
+    case .report(let action, let message): miniReduxReport(message(action))
     case .dismiss: dismissChild(from: container, origin: origin)
     case .run(let priority, let body, let handler, let isPause):
       guard let lineage = admit(lineage, in: container) else { return }
@@ -673,13 +673,10 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 
   /// The event of a cancellation: whether it was running, so that the caller unregisters it.
   func cancel() -> Bool {
-    switch phase {
-    case .starting, .running:
-      phase = .cancelled
-      if !isGroup { lineage.active -= 1 }  // NB: `StoreTask.isCancelled` counts it cancelled.
-      return true
-    case .cancelled, .finished, .unwound: return false  // NB: Cancelled or ended: no event.
-    }
+    guard phase <= .running else { return false }  // NB: Cancelled or ended: no event.
+    phase = .cancelled
+    if !isGroup { lineage.active -= 1 }  // NB: `StoreTask.isCancelled` counts it cancelled.
+    return true
   }
 
   /// The event of its end: leaves its lineage and parent; whether it was running, to unregister.
@@ -708,9 +705,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       next = effect.parent
       if registry == nil { _ = effect.cancel() }  // NB: Its store's release cancelled it.
       if effect.end() { registry?.unregister(effect, cancellingTask: false) }
-      guard let parent = next, parent.children.isEmpty, parent.phase != .starting else {
-        return nil
-      }
+      guard let parent = next, parent.children.isEmpty, parent.phase != .starting else { break }
       if registry != nil { return parent }
     }
     return nil
@@ -899,8 +894,7 @@ extension Effect {
     id: sending some Hashable, for duration: Duration,
     clock: some Clock<Duration> = ContinuousClock()
   ) -> Self {
-    // NB: The runtime traps on a deadline past Int64.max seconds; this one is years away still.
-    let duration = min(duration, .seconds(Int64.max / 4))
+    let duration = min(duration, .longestWait)
     guard case .run(let priority, let body, let handler, isPause: false) = operation else {
       let sleep: Body = { _ in try await clock.sleep(for: duration) }
       let pause = Self(operation: .run(nil, sleep, nil, isPause: true))
@@ -915,6 +909,12 @@ extension Effect {
     return Self(operation: .run(priority, debounced, handler, isPause: false)).cancellable(
       id: id, cancelInFlight: true)
   }
+}
+
+extension Duration {
+  /// The longest wait MiniRedux asks of a clock, years long: the runtime traps on a deadline past
+  /// `Int64.max` seconds.
+  @usableFromInline static var longestWait: Duration { .seconds(Int64.max / 4) }
 }
 
 // MARK: - Reporting

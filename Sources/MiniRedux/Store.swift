@@ -767,7 +767,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   @usableFromInline static func drop(_ action: Action, _ reason: String) -> Effect<Action> {
     Effect(
       operation: .report(action) {
-        "MiniRedux: dropped \($0), as \(reason): the child it is for is gone. A view that sends "
+        "MiniRedux: dropped \(dumpLine($0)), as \(reason): the child it is for is gone. A view that sends "
           + "after its child was dismissed or removed is the usual cause."
       })
   }
