@@ -826,6 +826,39 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   }
 }
 
+// MARK: - Reporting misuse
+/// Where MiniRedux reports misuse, uncaught errors and failing test steps; its tests replace it.
+nonisolated let miniReduxReporter = TaskLocal(wrappedValue: Reporter())
+
+/// What `miniReduxReporter` holds: a report that `fails` makes the process exit 1 at its end.
+// NB: A struct: Swift 6.3 -O crashes binding a task-local of function type (swiftlang/swift#88321).
+nonisolated struct Reporter: Sendable {
+  var report: @Sendable (String, _ fails: Bool) -> Void = { message, fails in
+    var line = message + "\n"
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+      line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+      if fails { _ = Reporter.failingAtExit }
+    #else
+      print(line, terminator: "")
+    #endif
+  }
+  var recordIssue: @Sendable (String, StepLocation) -> Bool = { recordTestIssue($0, at: $1) }
+  /// Hands out the ids of stack screens, each once: the process's counter, or a test store's.
+  var nextStackID = stackIDs(from: 0).next
+}
+
+@usableFromInline nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
+  miniReduxReporter.get().report(message, fails)
+}
+
+/// Marks the main queue, so that code can tell it runs there, on the main actor.
+nonisolated func isMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
+nonisolated private let mainQueueKey = {
+  let key = DispatchSpecificKey<Bool>()
+  DispatchQueue.main.setSpecific(key: key, value: true)
+  return key
+}()
+
 // MARK: - Beyond the core: mapping effects
 extension Effect {
   /// The same work, under the same ids, sending `transform(action)` for each `action`.
@@ -917,26 +950,9 @@ extension Duration {
   @usableFromInline static var longestWait: Duration { .seconds(Int64.max / 4) }
 }
 
-// MARK: - Reporting
-/// Where MiniRedux reports misuse, uncaught errors and failing test steps; its tests replace it.
-nonisolated let miniReduxReporter = TaskLocal(wrappedValue: Reporter())
-
-/// What `miniReduxReporter` holds: a report that `fails` makes the process exit 1 at its end.
-// NB: A struct: Swift 6.3 -O crashes binding a task-local of function type (swiftlang/swift#88321).
-nonisolated struct Reporter: Sendable {
-  var report: @Sendable (String, _ fails: Bool) -> Void = { message, fails in
-    var line = message + "\n"
-    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-      line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
-      if fails { _ = Reporter.failingAtExit }
-    #else
-      print(line, terminator: "")
-    #endif
-  }
-  var recordIssue: @Sendable (String, StepLocation) -> Bool = { recordTestIssue($0, at: $1) }
-  /// Hands out the ids of stack screens, each once: the process's counter, or a test store's.
-  var nextStackID = stackIDs(from: 0).next
-}
+// MARK: - Child features: their places, and ending their effects with them
+// `scope`, `ifLet` and `forEach` run a child's effects under its place's id, and rename the ids
+// inside into it; a place tells the root store whether its child is there, and how to remove it.
 
 /// A counter of stack screens' ids that starts at `id`: `next` gives one, `peek` tells it.
 nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Sendable () -> Int) {
@@ -944,22 +960,6 @@ nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Se
   nonisolated(unsafe) var next = id  // Sound: read and written on `queue` only.
   return ({ queue.sync { (next, next += 1).0 } }, { queue.sync { next } })
 }
-
-@usableFromInline nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
-  miniReduxReporter.get().report(message, fails)
-}
-
-/// Marks the main queue, so that code can tell it runs there, on the main actor.
-nonisolated func isMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
-nonisolated private let mainQueueKey = {
-  let key = DispatchSpecificKey<Bool>()
-  DispatchQueue.main.setSpecific(key: key, value: true)
-  return key
-}()
-
-// MARK: - Child features: their places, and ending their effects with them
-// `scope`, `ifLet` and `forEach` run a child's effects under its place's id, and rename the ids
-// inside into it; a place tells the root store whether its child is there, and how to remove it.
 
 /// Which keys of an embedding a state holds; `children` keeps the child states read in one look.
 @usableFromInline typealias Keys<State> =
