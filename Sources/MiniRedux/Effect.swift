@@ -496,10 +496,9 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       let send = Send(effect: running, deliver: deliver)
       // NB: Registered first, as `Task.immediate` may run an operation to its end before returning.
       register(running)
-      weak let runtime = self  // NB: Weakly, as releasing the store cancels its effects.
       func operation() async {
         await Effect.perform(body, handler, send, startedBy: origin)
-        Self.end(running, in: runtime)
+        Self.end(running, in: running.lineage.registry)
       }
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         // NB: Starts inside `send`, so that the operation leaves the main actor at once.
@@ -532,8 +531,11 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   }
 
   /// Ends `effect`, and moves on the container it empties; once the store is gone, ends those too.
-  private static func end(_ effect: RunningEffect, in runtime: Runtime?) {
-    if let container = effect.end(in: runtime) { runtime!.emptied(container) }
+  private static func end(_ effect: RunningEffect, in registry: Registry?) {
+    // NB: Sound: an effect's lineage is of the runtime that started it, held weakly by the task.
+    if let container = effect.end(in: registry) {
+      unsafeDowncast(registry!, to: Self.self).emptied(container)
+    }
   }
 }
 
