@@ -4,8 +4,10 @@
 //   `Effect`: making, composing and cancelling effects; `Send`, how an operation sends back.
 //   What an effect is made of: `Effect.Operation`, `Parts`, `EffectID`.
 //   The runtime of a root store: the send loop (`Runtime.send`, `drain`), the interpreter
-//   (`start`), and the effects in flight (`StoreTask`, `RunningEffect`, `Registry`).
-// Beyond the core: mapping, time, reporting, child features' part of the runtime, tests, Combine.
+//   (`start`), the effects in flight (`StoreTask`, `RunningEffect` and its `Phase`, `Registry`),
+//   and where misuse is reported (`miniReduxReport`).
+// Beyond the core: mapping, time, child features' part of the runtime, tests, Combine. A layer
+// reaches in only where a line says "The one way in" (HowItWorks, "Where the layers reach in").
 //
 // Two relations, and no third:
 // - Containment: a `cancellable`, a `merge` and a `concatenate` contain their parts. In flight,
