@@ -498,18 +498,18 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       let send = Send(effect: running, deliver: deliver)
       // NB: Registered first, as `Task.immediate` may run an operation to its end before returning.
       register(running)
-      func operation() async {
-        await Effect.perform(body, handler, send, startedBy: origin)
-        Self.end(running, in: running.lineage.registry)
-      }
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        // NB: Starts inside `send`, so that the operation leaves the main actor at once.
-        let executor = executor as? any TaskExecutor
         keep(
-          Task.immediate(priority: priority, executorPreference: executor, operation: operation),
-          for: running)
+          Task.immediate(priority: priority, executorPreference: executor as? any TaskExecutor) {
+            await Effect.perform(body, handler, send, startedBy: origin)
+            Self.end(running, in: running.lineage.registry)
+          }, for: running)
       } else {
-        keep(Task(priority: priority, operation: operation), for: running)
+        keep(
+          Task(priority: priority) {
+            await Effect.perform(body, handler, send, startedBy: origin)
+            Self.end(running, in: running.lineage.registry)
+          }, for: running)
       }
     default: break
     }
