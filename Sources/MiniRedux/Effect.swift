@@ -498,7 +498,9 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       let send = Send(effect: running, deliver: deliver)
       // NB: Registered first, as `Task.immediate` may run an operation to its end before returning.
       register(running)
+      // NB: Written out in each branch (HowItWorks' table).
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        // NB: Starts inside `send`, so that the operation leaves the main actor at once.
         keep(
           Task.immediate(priority: priority, executorPreference: executor as? any TaskExecutor) {
             await Effect.perform(body, handler, send, startedBy: origin)
