@@ -171,9 +171,8 @@ public struct Effect<Action: Sendable>: Sendable {
 /// ```
 public struct Send<Action: Sendable>: Sendable {
   let effect: RunningEffect
-  /// The store's way in, for all its effects (`nil`: ``dismiss()``); a closure, as a child's
-  /// `Send` wraps its parent's.
-  let deliver: @MainActor @Sendable (Action?, RunningEffect) -> Void
+  /// The store's way in, for all its effects; a closure, as a child's `Send` wraps its parent's.
+  let deliver: @MainActor @Sendable (Action, RunningEffect) -> Void
 
   /// Sends `action`, unless the effect was cancelled; the store reduces it before this returns.
   @MainActor public func callAsFunction(_ action: Action) {
@@ -311,11 +310,9 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   /// containers whose contents may have ended, in order, which `advance` checks.
   private var (current, toAdvance): (StoreTask?, [RunningEffect]) = (nil, [])
   /// How a `Send` reaches this runtime: what a running effect sent is reduced in its lineage.
-  private lazy var deliver: @MainActor @Sendable (Action?, RunningEffect) -> Void = {
+  private lazy var deliver: @MainActor @Sendable (Action, RunningEffect) -> Void = {
     [weak self] action, effect in
     guard let self else { return }
-    // NB: The one way in for a layer's effects: `Send.dismiss()` of a child feature.
-    guard let action else { return dismissChild(from: effect, origin: nil) }
     if effect.isRunning {
       _ = send(action, in: effect.lineage)
     } else if effect.phase == .finished {
@@ -412,6 +409,9 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     defer { (isSending, current, mustNotify) = (false, nil, false) }
     return current
   }
+
+  // NB: The one way in for a layer's effects: `Send.dismiss()` of a child feature.
+  override func dismiss(from effect: RunningEffect) { dismissChild(from: effect, origin: nil) }
 
   /// Moves on a container whose contents have all ended: at once, unless a send is in progress.
   private func emptied(_ container: RunningEffect) {
@@ -754,6 +754,9 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   private(set) var hasWatched = false  // NB: Each reduction reads it (HowItWorks' table).
   deinit { for entry in inFlight { entry.task?.cancel() } }
 
+  /// Removes the child feature around `effect`: its runtime knows the state (``Send/dismiss()``).
+  func dismiss(from effect: RunningEffect) {}
+
   func register(_ effect: RunningEffect) {
     if !effect.isGroup {
       effect.slot = inFlight.count
@@ -901,7 +904,7 @@ extension Effect {
     parts: [Effect<T>]
   ) -> Effect<T> {
     @Sendable nonisolated func wrap(_ parent: Send<T>) -> Send<Action> {
-      Send(effect: parent.effect) { parent.deliver($0.map(transform), $1) }
+      Send(effect: parent.effect) { parent.deliver(transform($0), $1) }
     }
     switch operation {
     case .none: return .none
@@ -1035,7 +1038,7 @@ extension Send {
   ///   }
   /// ```
   @MainActor public func dismiss() {
-    if !Task.isCancelled { deliver(nil, effect) }
+    if !Task.isCancelled { effect.lineage.registry?.dismiss(from: effect) }
   }
 }
 
