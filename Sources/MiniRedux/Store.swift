@@ -1052,13 +1052,25 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   public var timeout: Duration = .seconds(1)
   /// Whether every change and received action must be asserted; ``Exhaustivity/on`` by default.
   public var exhaustivity = Exhaustivity.on
-  private typealias Step = TestStoreLog<State, Action>.Step
+  /// An action (`nil`: a child's dismissal), the state before and after, and the next stack id.
+  private typealias Step = (action: Action?, before: State, after: State, stackIDs: Int)
   private typealias Update = ((inout State) throws -> Void)?
-  private let (store, createdAt): (Store<State, Action>, StepLocation)
-  // `executor` runs the effects, so that steps can tell they ran.
-  private let (log, executor) = (TestStoreLog<State, Action>(), TestExecutor())
+  private typealias Sent = (task: StoreTask, label: String)
+  // NB: Made last in `init`, as its reducer holds this test store weakly, not to keep it alive.
+  private var store: Store<State, Action>!
+  private let createdAt: StepLocation
+  // `executor` runs the effects, so that steps can tell they ran; `screenIDs` numbers the stacks.
+  private let (executor, screenIDs) = (TestExecutor(), stackIDs(from: 0))
   // Once it failed, a release with work left says nothing more; `reporter`'s fail the next step.
   private var (hasFailed, reporter) = (false, miniReduxReporter.get())
+  private var dropped: [String] = []  // What MiniRedux reported on the main actor since the step.
+  // NB: Sound: used on the main actor, but for `deinit`'s read, when nothing else can reach it.
+  nonisolated(unsafe) private var received: [Step] = []  // What effects caused, in order.
+  private var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
+  private var sent: [Sent] = []  // The test's sends that started effects.
+  // The waits in progress, and whether the one in progress timed out.
+  private var (waiters, isTimedOut) = ([CheckedContinuation<Void, Never>](), false)
+  private var isRunning: Bool { sent.contains { $0.task.count > 0 } }
 
   /// Creates a test store that runs `reducer` as a ``Store`` would, recording what happens.
   /// ```swift
@@ -1080,20 +1092,20 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
     createdAt = (fileID, filePath, line, column)
-    reporter.report = { [report = reporter.report, weak log] message, fails in
+    reporter.report = { [report = reporter.report, weak self] message, fails in
       report(message, fails)
-      if isMainQueue() { MainActor.assumeIsolated { log?.dropped.append(message) } }
+      if isMainQueue() { MainActor.assumeIsolated { self?.dropped.append(message) } }
     }
-    reporter.nextStackID = log.screenIDs.next  // The test's stacks count from 0.
-    log.lastState = miniReduxReporter.withValue(reporter, operation: initialState)
-    let recording: Reducer<State, Action> = { [log] state, action in
-      let (before, ids) = (state, log.screenIDs.peek())
-      log.noteDismissal(state)
-      defer { log.record(action, before, state, ids) }  // Once `reducer` has run.
+    reporter.nextStackID = screenIDs.next  // The test's stacks count from 0.
+    lastState = miniReduxReporter.withValue(reporter, operation: initialState)
+    let recording: Reducer<State, Action> = { [weak self, screenIDs] state, action in
+      let (before, ids) = (state, screenIDs.peek())
+      self?.noteDismissal(state)
+      defer { self?.record(action, before, state, ids) }  // Once `reducer` has run.
       return reducer(&state, action)
     }
-    store = Store(initialState: log.lastState!, recording, context: context, executor: executor)
-    store.subscribe { [log] in log.noteDismissal($0) }
+    store = Store(initialState: lastState!, recording, context: context, executor: executor)
+    store.subscribe { [weak self] in self?.noteDismissal($0) }
     if let initialAction { _ = start(initialAction, sentAt: "the initialAction") }
   }
 
@@ -1114,8 +1126,9 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   }
 
   deinit {
-    let report = { @MainActor [log, exhaustivity, createdAt, hasFailed] in
-      guard !hasFailed, case let left = log.unaccounted(exhaustivity), !left.isEmpty else { return }
+    let report = { @MainActor [sent, received, exhaustivity, createdAt, hasFailed] in
+      let left = Self.unaccounted(sent, received, exhaustivity)
+      guard !hasFailed, !left.isEmpty else { return }
       let message =
         "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released "
         + "with this not accounted for; end the test with `try await store.finish()`."
@@ -1141,9 +1154,9 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     column: UInt = #column
   ) async throws -> StoreTask {
     let (name, at) = ("send(\(dumpLine(action)))", (fileID, filePath, line, column))
-    if exhaustivity == .off { log.received.removeAll() }
-    if !log.received.isEmpty {  // NB: They stay, to be received, as TCA keeps them.
-      let unasserted = log.received.map { "\n  " + log.describe($0.action) }.joined()
+    if exhaustivity == .off { received.removeAll() }
+    if !received.isEmpty {  // NB: They stay, to be received, as TCA keeps them.
+      let unasserted = received.map { "\n  " + Self.describe($0.action) }.joined()
       try fail("\(name): actions received earlier were not asserted with receive:" + unasserted, at)
     }
     let (task, step) = start(action, sentAt: "sent at \(fileID):\(line)")
@@ -1267,7 +1280,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     column: UInt = #column
   ) async throws {
     let at = (fileID, filePath, line, column)
-    try await receive(log.describe(nil), timeout, update, at) { $0 == nil }
+    try await receive(Self.describe(nil), timeout, update, at) { $0 == nil }
   }
 
   /// Forgets the actions received so far; those that effects send later must still be received.
@@ -1276,7 +1289,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   /// await task.finish()
   /// store.skipReceivedActions()
   /// ```
-  public func skipReceivedActions() { log.received.removeAll() }
+  public func skipReceivedActions() { received.removeAll() }
 
   /// Waits for this store's effects to end: those running after `timeout` fail, listed by their
   /// `send`, and are cancelled; with ``Exhaustivity/on``, unasserted received actions fail too.
@@ -1288,28 +1301,28 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     line: UInt = #line, column: UInt = #column
   ) async throws {
     let (timeout, at) = (timeout ?? self.timeout, (fileID, filePath, line, column))
-    try await log.wait(timeout) { false }
+    _ = try await wait(timeout) { false }
     try failIfDropped("finish()", at)
-    let unaccounted = log.unaccounted(exhaustivity, after: timeout)
-    for sent in log.sent { sent.task.cancel() }
-    (log.received, log.sent) = ([], [])
+    let unaccounted = Self.unaccounted(sent, received, exhaustivity, after: timeout)
+    for (task, _) in sent { task.cancel() }
+    (received, sent) = ([], [])
     if !unaccounted.isEmpty { try fail("finish(): not accounted for:\n" + unaccounted, at) }
   }
 
   /// Sends `action` as the test's; returns its task, kept while it runs, and its step, if reduced.
   private func start(_ action: Action, sentAt: String) -> (StoreTask, Step?) {
-    log.sent.removeAll { $0.task.count == 0 }
-    let count = log.received.count
+    sent.removeAll { $0.task.count == 0 }
+    let count = received.count
     let task = miniReduxReporter.withValue(reporter) { store.send(action) }
-    let sent = log.received[count...].firstIndex { $0.action != nil }
+    let step = received[count...].firstIndex { $0.action != nil }
     if task.count > 0 {
-      log.sent.append((task, "\(dumpLine(action)) (\(sentAt))"))
-      Task { [weak log] in  // Wakes a wait when the effects end; never cancels them.
+      sent.append((task, "\(dumpLine(action)) (\(sentAt))"))
+      Task { [weak self] in  // Wakes a wait when the effects end; never cancels them.
         await task.finish(timeout: .seconds(Int64.max / 4))
-        log?.wake()
+        self?.wake()
       }
     }
-    return (task, sent.map { log.received.remove(at: $0) })
+    return (task, step.map { received.remove(at: $0) })
   }
 
   private func receive(
@@ -1318,22 +1331,22 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   ) async throws {
     let timeout = timeout ?? self.timeout
     var skipped: [String] = []
-    while try await log.wait(timeout, until: { !log.received.isEmpty }) {
-      let next = log.received.removeFirst()
-      let received = log.describe(next.action)
-      try failIfDropped("receive(\(received))", at)
+    while try await wait(timeout, until: { !received.isEmpty }) {
+      let next = received.removeFirst()
+      let shown = Self.describe(next.action)
+      try failIfDropped("receive(\(shown))", at)
       if matches(next.action) {
         executor.drain(within: timeout)
-        return try check(update, next, "receive(\(received))", at)
+        return try check(update, next, "receive(\(shown))", at)
       }
       guard exhaustivity == .off else {
-        return try fail("receive: expected \(expected), but received \(received)", at)
+        return try fail("receive: expected \(expected), but received \(shown)", at)
       }
-      skipped.append(received)
+      skipped.append(shown)
     }
     let got = skipped.isEmpty ? "nothing" : "only " + skipped.joined(separator: ", ")
-    var why = log.isRunning ? "within \(timeout)" : "and no effect is running"
-    if log.isRunning, let sleepers = executor.drain(within: timeout), sleepers > 0 {
+    var why = isRunning ? "within \(timeout)" : "and no effect is running"
+    if isRunning, let sleepers = executor.drain(within: timeout), sleepers > 0 {
       why += ", while \(sleepers) sleep\(sleepers == 1 ? "s" : "") on a TestClock: advance it"
     }
     try fail("receive: expected \(expected), but received \(got) \(why)", at)
@@ -1361,14 +1374,55 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   }
 
   private func failIfDropped(_ step: String, _ at: StepLocation) throws {
-    defer { log.dropped = [] }
-    if !log.dropped.isEmpty { try fail("\(step): " + log.dropped.joined(separator: "\n"), at) }
+    defer { dropped = [] }
+    if !dropped.isEmpty { try fail("\(step): " + dropped.joined(separator: "\n"), at) }
   }
 
   private func fail(_ message: String, _ at: StepLocation) throws {
     hasFailed = true
     guard !miniReduxReporter.get().recordIssue(message, at) else { return }
     throw TestStoreFailure(message: message, fileID: "\(at.fileID)", line: at.line)
+  }
+
+  private func record(_ action: Action?, _ before: State, _ after: State, _ stackIDs: Int) {
+    received.append((action, before, after, stackIDs))
+    lastState = after
+    wake()
+  }
+  private func noteDismissal(_ state: State) {
+    if let lastState, lastState != state { record(nil, lastState, state, screenIDs.peek()) }
+  }
+  private func wake(timedOut: Bool = false) {
+    isTimedOut = isTimedOut || timedOut
+    while !waiters.isEmpty { waiters.removeFirst().resume() }
+  }
+
+  /// Waits until `done` holds, no effect runs or time is up; returns `done()`. Throws if cancelled.
+  private func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
+    isTimedOut = false
+    // NB: Cancelled with the wait or as it returns; wakes then, or times it out.
+    async let _ = wake(timedOut: sleep(discountingStalls: timeout))
+    while !done(), isRunning, !isTimedOut {
+      await withCheckedContinuation { waiters.append($0) }
+      try Task.checkCancellation()
+    }
+    return done()
+  }
+
+  /// The effects of `sent` still running and, with ``Exhaustivity/on``, the actions `received`.
+  private static func unaccounted(
+    _ sent: [Sent], _ received: [Step], _ exhaustivity: Exhaustivity, after timeout: Duration? = nil
+  ) -> String {
+    let after = timeout.map { " after \($0)" } ?? ""
+    // NB: At release, as in TCA, an effect the test cancelled is accounted for, unwinding or not.
+    let effects = sent.map { (timeout == nil ? $0.task.active : $0.task.count, $0.label) }
+      .filter { $0.0 > 0 }
+      .map { "  \($0) effect\($0 == 1 ? "" : "s") of \($1) still running\(after)" }
+    let actions = received.map { "  \(describe($0.action)) received but not asserted" }
+    return (effects + (exhaustivity == .on ? actions : [])).joined(separator: "\n")
+  }
+  private static func describe(_ action: Action?) -> String {
+    action.map(dumpLine) ?? "a child's dismissal of itself"
   }
 }
 
@@ -1404,57 +1458,6 @@ public struct TestStoreFailure: Error, CustomStringConvertible {
 }
 
 typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
-
-/// What a ``TestStore`` has seen and not yet checked, apart from it, for its reducer to hold.
-@MainActor final class TestStoreLog<State, Action> {
-  /// An action (`nil`: a child's dismissal), the state before and after, and the next stack id.
-  typealias Step = (action: Action?, before: State, after: State, stackIDs: Int)
-  var dropped: [String] = []  // What MiniRedux reported on the main actor since the last step.
-  var received: [Step] = []  // What effects caused, in order.
-  var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
-  var sent: [(task: StoreTask, label: String)] = []  // The test's sends that started effects.
-  // The waits in progress, and whether the one in progress timed out.
-  private var (waiters, isTimedOut) = ([CheckedContinuation<Void, Never>](), false)
-  let screenIDs = stackIDs(from: 0)  // Those of the stacks the test makes.
-  var isRunning: Bool { sent.contains { $0.task.count > 0 } }
-  func record(_ action: Action?, _ before: State, _ after: State, _ stackIDs: Int) {
-    received.append((action, before, after, stackIDs))
-    lastState = after
-    wake()
-  }
-  func noteDismissal(_ state: State) where State: Equatable {
-    if let lastState, lastState != state { record(nil, lastState, state, screenIDs.peek()) }
-  }
-  func describe(_ action: Action?) -> String {
-    action.map(dumpLine) ?? "a child's dismissal of itself"
-  }
-  func wake(timedOut: Bool = false) {
-    isTimedOut = isTimedOut || timedOut
-    while !waiters.isEmpty { waiters.removeFirst().resume() }
-  }
-
-  /// Waits until `done` holds, no effect runs or time is up; returns `done()`. Throws if cancelled.
-  @discardableResult func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
-    isTimedOut = false
-    // NB: Cancelled with the wait or as it returns; wakes then, or times it out.
-    async let _ = wake(timedOut: sleep(discountingStalls: timeout))
-    while !done(), isRunning, !isTimedOut {
-      await withCheckedContinuation { waiters.append($0) }
-      try Task.checkCancellation()
-    }
-    return done()
-  }
-
-  func unaccounted(_ exhaustivity: Exhaustivity, after timeout: Duration? = nil) -> String {
-    let after = timeout.map { " after \($0)" } ?? ""
-    // NB: At release, as in TCA, an effect the test cancelled is accounted for, unwinding or not.
-    let effects = sent.map { (timeout == nil ? $0.task.active : $0.task.count, $0.label) }
-      .filter { $0.0 > 0 }
-      .map { "  \($0) effect\($0 == 1 ? "" : "s") of \($1) still running\(after)" }
-    let actions = received.map { "  \(describe($0.action)) received but not asserted" }
-    return (effects + (exhaustivity == .on ? actions : [])).joined(separator: "\n")
-  }
-}
 
 // MARK: - Time in tests
 /// A clock whose sleeps return at once, moving `now` on to their deadline, for a test or preview
