@@ -1318,7 +1318,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     if task.count > 0 {
       sent.append((task, "\(dumpLine(action)) (\(sentAt))"))
       Task { [weak self] in  // Wakes a wait when the effects end; never cancels them.
-        await task.finish(timeout: .seconds(Int64.max / 4))
+        await task.finish(timeout: .longestWait)
         self?.wake()
       }
     }
