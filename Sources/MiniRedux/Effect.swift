@@ -669,11 +669,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 
   /// The event of a group's parts all started: whether it is empty, to move it on now.
   func started() -> Bool {
-    switch phase {
-    case .starting: phase = .running  // NB: From now on, it ends as it empties.
-    case .cancelled: break  // NB: Its container was cancelled while it started its parts.
-    case .running, .finished, .unwound: preconditionFailure("MiniRedux: a group started twice")
-    }
+    precondition(phase == .starting || phase == .cancelled, "MiniRedux: a group started twice")
+    if phase == .starting { phase = .running }  // NB: Cancelled meanwhile, it stays cancelled.
     return children.isEmpty
   }
 
@@ -688,13 +685,9 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   /// The event of its end: leaves its lineage and parent; whether it was running, to unregister.
   private func end() -> Bool {
     precondition(children.isEmpty, "MiniRedux: an effect ended before what it contains")
+    precondition(phase == .running || phase == .cancelled, "MiniRedux: an effect ended twice")
     let wasRunning = phase == .running
-    switch phase {
-    case .running: phase = .finished
-    case .cancelled: phase = .unwound
-    case .starting, .finished, .unwound:
-      preconditionFailure("MiniRedux: an effect ended twice, or before its parts started")
-    }
+    phase = wasRunning ? .finished : .unwound
     if !isGroup {
       if wasRunning { lineage.active -= 1 }
       if wasRunning && !isPause { lineage.finishedOne = true }  // NB: A pause is no effect.
