@@ -635,17 +635,11 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   private(set) var parent: RunningEffect?
   /// Its lineage, its depth in containment's tree, and the ids around it inside its parent.
   let (lineage, depth, ids): (StoreTask, Int, EffectIDs)
-  /// Its life, in order: it moves only forward, by the events `started`, `cancel` and `end`.
-  enum Phase: Comparable {
-    /// A group still starting its parts: it does not end as it empties meanwhile.
-    case starting
-    /// It runs, or what it contains does: what it sends is reduced, what it asks for starts.
-    case running
-    /// Cancelled: unregistered, its task cancelled; what it sends is dropped.
-    case cancelled
-    /// Ended from `running`: an effect that finished; or from `cancelled`, once it unwound.
-    case finished, unwound
-  }
+  /// Its life, in order, moved only forward by the events `started`, `cancel` and `end`: a group
+  /// `starting` its parts (it does not end as it empties meanwhile); `running`; `cancelled`
+  /// (unregistered, its task cancelled, what it sends dropped); then ended: `finished` if it was
+  /// running, `unwound` if cancelled.
+  enum Phase: Comparable { case starting, running, cancelled, finished, unwound }
   private(set) var phase: Phase
   var isRunning: Bool { phase <= .running }
   /// What it contains that has not ended; its place in its parent's, and in `inFlight` (or -1).
