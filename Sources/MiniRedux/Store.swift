@@ -12,10 +12,6 @@
 import Dispatch
 import Observation
 
-#if canImport(Combine)
-  import Combine
-#endif
-
 /// A reducer: it changes the state for an action, on the main actor, and returns an effect to run.
 /// ```swift
 /// let reduce: Reducer<Int, Bool> = { count, increment in
@@ -42,10 +38,9 @@ public typealias Reducer<State, Action: Sendable> =
 /// print(store.state.count)  // 1
 /// ```
 /// > Important: Reading `store.state` inside the reducer stops the program; use its `inout` state.
-@MainActor @dynamicMemberLookup public final class Store<State, Action: Sendable>: Observable {
+@MainActor @dynamicMemberLookup public final class Store<State, Action: Sendable> {
   /// The current state, which only reducing an action changes; a scoped store reads its parent's.
   public var state: State {
-    core.attach(self)
     observeState()
     return core.read()
   }
@@ -57,28 +52,9 @@ public typealias Reducer<State, Action: Sendable> =
   // NB: Flags each send reads (HowItWorks' table). `cancellations` counts the listeners
   // cancelled: a notification during which it moves skips them.
   private var (hasListeners, nextListenerID, cancellations) = (false, 0, 0)
-  // What the layer of observation and scoped stores keeps. NB: A key path literal in a generic
-  // class is built anew at each use; `stateKeyPath` is built once.
-  fileprivate let (registrar, stateKeyPath) = (ObservationRegistrar(), \Store.state)
-  /// Whether `state` or a property was read since the last change; `isStateObserved`: `state`.
-  fileprivate var (isObserved, isStateObserved) = (false, false)
-  /// The properties read through the store, each with its token for Observation.
-  private(set) var observed:
-    [(keyPath: AnyKeyPath, token: AnyKeyPath, isObserved: Bool, changed: () -> Bool)] = []
-  /// The attached scoped stores; `notify` returns `false` once the scoped store is released.
-  var scopes: [(notify: @MainActor () -> Bool, isAlive: @MainActor () -> Bool)] = [] {
-    didSet { hasScopes = !scopes.isEmpty }
-  }
-  fileprivate var (hasScopes, pruneScopesAt) = (false, keptCapacity)  // NB: As `hasListeners`.
-
-  #if canImport(Combine)
-    /// Publishes once per `send`, after its actions were reduced, for `@ObservedObject`.
-    public var objectWillChange: ObservableObjectPublisher {
-      core.attach(self)
-      return willChange
-    }
-    private let willChange = ObservableObjectPublisher()
-  #endif
+  // NB: What the layers beyond the core keep (`Layers`), as an extension stores nothing; apart,
+  // whether one must hear of a change, read by each send, and `state`'s key path, built once.
+  fileprivate var (layers, isWatched, stateKeyPath) = (Store.newLayers(), false, \Store.state)
 
   /// Creates a store and, if you pass one, reduces `initialAction` before returning.
   /// ```swift
@@ -138,7 +114,7 @@ public typealias Reducer<State, Action: Sendable> =
     core.subscribe(listener)
   }
 
-  /// Adds `listener` to this store's own listeners: a root store's.
+  /// Adds `listener` to this store's own listeners: a root store's, or one a layer adds to any store.
   func listen(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
     let id = (nextListenerID, nextListenerID += 1).0
     listeners.append((id, listener))
@@ -150,12 +126,8 @@ public typealias Reducer<State, Action: Sendable> =
     }
   }
 
-  /// Tells observers of a change, then scoped stores: the one place where observers hear of one.
+  /// Tells the listeners of a change, then the layers: the one place where observers hear of one.
   func notify() {
-    #if canImport(Combine)
-      willChange.send()
-    #endif
-    if isObserved { notifyObservation() }
     if hasListeners {
       let (state, cancellations) = (core.read(), cancellations)
       // NB: Over a copy, as a listener may subscribe; one cancelled meanwhile hears nothing.
@@ -163,7 +135,7 @@ public typealias Reducer<State, Action: Sendable> =
         entry.listener(state)
       }
     }
-    if hasScopes { notifyScopes() }
+    if isWatched { notifyLayers() }
   }
 
   // NB: A function of its own: written in the loop, as its `where`, it cost S6a 4.4 times.
@@ -196,7 +168,47 @@ public struct StoreSubscription: Sendable {
 }
 
 // MARK: - Beyond the core: scoped stores and observation
-extension Store {
+extension Store: Observable {
+  /// What Observation, scoped stores and Combine keep in a store, its `layers`.
+  typealias Layers = (
+    // Observation's, Combine's `objectWillChange` once read, and whether `state` was read since.
+    registrar: ObservationRegistrar, willChange: AnyObject?, isStateObserved: Bool,
+    // The properties read through the store, each with its token for Observation.
+    observed: [(keyPath: AnyKeyPath, token: AnyKeyPath, isObserved: Bool, changed: () -> Bool)],
+    // The attached scoped stores; `notify` returns `false` once the scoped store is released.
+    scopes: [(notify: @MainActor () -> Bool, isAlive: @MainActor () -> Bool)], pruneScopesAt: Int
+  )
+  static func newLayers() -> Layers { (ObservationRegistrar(), nil, false, [], [], keptCapacity) }
+  /// The attached scoped stores, unpruned too, and the properties Observation watches, for tests.
+  var scopes: some Collection { layers.scopes }
+  var observed: some Collection { layers.observed }
+  /// Tells the layers that `state` is read: a scoped store attaches to its parent; Observation.
+  func observeState() {
+    core.attach(self)
+    (isWatched, layers.isStateObserved) = (true, true)
+    layers.registrar.access(self, keyPath: stateKeyPath)
+  }
+
+  /// Tells the layers of a change: Observation, of what was read since and changed; scoped stores.
+  func notifyLayers() {
+    if layers.isStateObserved {
+      layers.isStateObserved = false
+      layers.registrar.withMutation(of: self, keyPath: stateKeyPath) {}
+    }
+    for index in layers.observed.indices where layers.observed[index].isObserved {
+      guard layers.observed[index].changed() else { continue }
+      // NB: First, as an observer told of the change may read it again.
+      layers.observed[index].isObserved = false
+      let token = layers.observed[index].token as! KeyPath<Store, Int>
+      layers.registrar.withMutation(of: self, keyPath: token) {}
+    }
+    var released = false
+    for scope in layers.scopes where !scope.notify() { released = true }
+    if released { layers.scopes.removeAll { !$0.isAlive() } }
+    isWatched =
+      !layers.scopes.isEmpty || layers.isStateObserved || layers.observed.contains { $0.isObserved }
+  }
+
   /// A store of a child feature that reads and sends through this one, and tells its observers of
   /// a `send` only if its state changed (`!=`); `toChildState` runs after every `send` while the
   /// child lives, so keep it cheap (<doc:CompositionAndScoping>).
@@ -278,21 +290,16 @@ extension Store {
     core.attach(self)
     let value = core.read()[keyPath: keyPath]
     // NB: A key path literal outside generic code is one object: most reads find it by identity.
-    let properties = observed
+    let properties = layers.observed
     let known = properties.firstIndex { $0.keyPath === keyPath }
     let index = known ?? properties.firstIndex { $0.keyPath == keyPath } ?? observe(keyPath, value)
-    if !observed[index].isObserved {
+    if !layers.observed[index].isObserved {
       // NB: Not compared since its last change: `changed` catches up to the value read now.
-      _ = observed[index].changed()
-      (isObserved, observed[index].isObserved) = (true, true)
+      _ = layers.observed[index].changed()
+      (isWatched, layers.observed[index].isObserved) = (true, true)
     }
-    registrar.access(self, keyPath: observed[index].token as! KeyPath<Store, Int>)
+    layers.registrar.access(self, keyPath: layers.observed[index].token as! KeyPath<Store, Int>)
     return value
-  }
-
-  func observeState() {
-    (isObserved, isStateObserved) = (true, true)
-    registrar.access(self, keyPath: stateKeyPath)
   }
 
   /// Watches `keyPath`, whose value is `value` now, for Observation; returns its index.
@@ -307,32 +314,12 @@ extension Store {
       }
     }
     // NB: A token for Observation, told apart by its index; it is never read.
-    let token = \Store.[observed: observed.count]
-    observed.append(
+    let token = \Store.[observed: layers.observed.count]
+    layers.observed.append(
       (keyPath, token, false, (Value.self as? any Equatable.Type).map { changed($0) } ?? { true }))
-    return observed.count - 1
+    return layers.observed.count - 1
   }
   private subscript(observed index: Int) -> Int { index }
-
-  /// Tells Observation of `state`, and of each property the new state changed, if read since.
-  func notifyObservation() {
-    if isStateObserved {
-      isStateObserved = false
-      registrar.withMutation(of: self, keyPath: stateKeyPath) {}
-    }
-    for index in observed.indices where observed[index].isObserved && observed[index].changed() {
-      // NB: First, as an observer told of the change may read it again.
-      observed[index].isObserved = false
-      registrar.withMutation(of: self, keyPath: observed[index].token as! KeyPath<Store, Int>) {}
-    }
-    isObserved = isStateObserved || observed.contains { $0.isObserved }
-  }
-
-  func notifyScopes() {
-    var released = false
-    for scope in scopes where !scope.notify() { released = true }
-    if released { scopes.removeAll { !$0.isAlive() } }
-  }
 }
 
 extension Store where State: Sendable {
@@ -387,9 +374,9 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
     parent.core.attach(parent)
     let changed = changes()
     _ = changed(parent.core.read())
-    if parent.scopes.count >= parent.pruneScopesAt {
-      parent.scopes.removeAll { !$0.isAlive() }
-      parent.pruneScopesAt = Swift.max(keptCapacity, 2 * parent.scopes.count)
+    if parent.layers.scopes.count >= parent.layers.pruneScopesAt {
+      parent.layers.scopes.removeAll { !$0.isAlive() }
+      parent.layers.pruneScopesAt = Swift.max(keptCapacity, 2 * parent.layers.scopes.count)
     }
     // NB: The child weakly, as it keeps its parent alive; the parent unowned, as it holds this.
     weak let store = store
@@ -397,7 +384,8 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
       if let store, changed(parent.core.read()) { store.notify() }
       return store != nil
     }
-    parent.scopes.append((notify, { store != nil }))
+    parent.layers.scopes.append((notify, { store != nil }))
+    parent.isWatched = true
   }
 }
 
@@ -1699,6 +1687,18 @@ nonisolated extension TestExecutor: TaskExecutor {
 }
 
 #if canImport(Combine)
+  import Combine
   // NB: SwiftUI reads the main-actor `objectWillChange` there; `@preconcurrency` checks the rest.
-  extension Store: @preconcurrency ObservableObject {}
+  extension Store: @preconcurrency ObservableObject {
+    /// Publishes once per `send`, after its actions were reduced, for `@ObservedObject`.
+    public var objectWillChange: ObservableObjectPublisher {
+      core.attach(self)
+      if let willChange = layers.willChange as? ObservableObjectPublisher { return willChange }
+      // NB: Made when first read, and told as one of the store's own listeners.
+      let willChange = ObservableObjectPublisher()
+      _ = listen { [willChange] _ in willChange.send() }
+      layers.willChange = willChange
+      return willChange
+    }
+  }
 #endif
