@@ -54,7 +54,7 @@ public typealias Reducer<State, Action: Sendable> =
   private var (hasListeners, nextListenerID, cancellations) = (false, 0, 0)
   // NB: What the layers beyond the core keep (`Layers`), as an extension stores nothing; apart,
   // whether one must hear of a change, read by each send, and `state`'s key path, built once.
-  fileprivate var (layers, isWatched, stateKeyPath) = (Store.newLayers(), false, \Store.state)
+  fileprivate(set) var (layers, isWatched, stateKeyPath) = (Store.newLayers(), false, \Store.state)
 
   /// Creates a store and, if you pass one, reduces `initialAction` before returning.
   /// ```swift
@@ -179,9 +179,6 @@ extension Store: Observable {
     scopes: [(notify: @MainActor () -> Bool, isAlive: @MainActor () -> Bool)], pruneScopesAt: Int
   )
   static func newLayers() -> Layers { (ObservationRegistrar(), nil, false, [], [], keptCapacity) }
-  /// The attached scoped stores, unpruned too, and the properties Observation watches, for tests.
-  var scopes: some Collection { layers.scopes }
-  var observed: some Collection { layers.observed }
   /// Tells the layers that `state` is read: a scoped store attaches to its parent; Observation.
   func observeState() {
     core.attach(self)

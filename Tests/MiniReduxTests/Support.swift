@@ -8,7 +8,8 @@ extension Store {
   /// stores, unpruned too, and the properties Observation watches.
   var snapshot: (effects: Int, ids: Int, scopes: Int, observed: Int) {
     let registry = core as? Registry
-    return (registry?.inFlight.count ?? 0, registry?.byID.count ?? 0, scopes.count, observed.count)
+    let (scopes, observed) = (layers.scopes.count, layers.observed.count)
+    return (registry?.inFlight.count ?? 0, registry?.byID.count ?? 0, scopes, observed)
   }
 }
 
