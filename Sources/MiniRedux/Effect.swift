@@ -273,10 +273,13 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
   }
 }
 
-// NB: Unchecked: the value is `sending`, and only hashed and compared after.
-@usableFromInline final class TypedEffectID<Value: Hashable>: EffectID, @unchecked Sendable {
+// NB: Unchecked: a value the public API takes as `sending`, only hashed and compared after.
+@usableFromInline class TypedEffectID<Value: Hashable>: EffectID, @unchecked Sendable {
   @usableFromInline let value: Value
-  @inlinable init(_ value: sending Value) { self.value = value }
+  @inlinable init(_ value: Value, watchesState: Bool = false) {
+    self.value = value
+    super.init(watchesState: watchesState)
+  }
   @usableFromInline override func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(Value.self))
     hasher.combine(value)
@@ -961,27 +964,16 @@ nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Se
 @usableFromInline typealias Keys<State> =
   (State, _ children: inout [ObjectIdentifier: Any]) -> (AnyHashable) -> Bool
 
-/// The id of an embedded child's effects, for a store whose state is a `State`.
-final class Place<State>: EffectID, @unchecked Sendable {
-  /// Where the child is: its embedding (a key path, with the places it is inside), and its key.
-  let embedding: AnyHashable, key: AnyHashable
+/// The id of an embedded child's effects, for a store whose state is a `State`: its value is where
+/// the child is, its embedding (a key path, with the places it is inside), and its key.
+final class Place<State>: TypedEffectID<[AnyHashable]>, @unchecked Sendable {
+  var embedding: AnyHashable { value[0] }
+  var key: AnyHashable { value[1] }
   /// Which keys of `embedding` a state holds; how `.dismiss` removes the child (`nil`: from outer).
   let (keys, remove): (Keys<State>, ((inout State) -> Void)?)
-  init(
-    _ embedding: AnyHashable, _ key: AnyHashable, keys: @escaping Keys<State>,
-    remove: ((inout State) -> Void)?
-  ) {
-    (self.embedding, self.key, self.keys, self.remove) = (embedding, key, keys, remove)
-    super.init(watchesState: true)
-  }
-
-  override func hash(into hasher: inout Hasher) {
-    hasher.combine(embedding)
-    hasher.combine(key)
-  }
-
-  override func isEqual(to other: EffectID) -> Bool {
-    (other as? Self).map { ($0.embedding, $0.key) == (embedding, key) } ?? false
+  init(_ at: [AnyHashable], keys: @escaping Keys<State>, remove: ((inout State) -> Void)?) {
+    (self.keys, self.remove) = (keys, remove)
+    super.init(at, watchesState: true)
   }
 }
 
@@ -1085,7 +1077,8 @@ extension Reduce {
     modify: @escaping (inout State, (inout ChildState) -> Void) -> Void,
     keys: @escaping Keys<State>, remove: ((inout State) -> Void)?
   ) -> Effect<Action> {
-    let id = Place<State>(path, key, keys: keys, remove: remove)
+    guard !effect.isNone else { return .none }
+    let id = Place<State>([path, key], keys: keys, remove: remove)
     let embedded = effect.map(embed) { inner in
       // NB: Renamed under `scope` too: two scoped children of one type have children of their own.
       guard let place = inner as? Place<ChildState> else {
@@ -1099,7 +1092,7 @@ extension Reduce {
         return inner.map { place.keys($0, &children) } ?? { _ in false }
       }
       let remove = place.remove.map { remove in { (state: inout State) in modify(&state, remove) } }
-      return Place([AnyHashable(id), place.embedding], place.key, keys: keys, remove: remove)
+      return Place([[AnyHashable(id), place.embedding], place.key], keys: keys, remove: remove)
     }
     return owns ? embedded.cancellable(id) : embedded
   }
