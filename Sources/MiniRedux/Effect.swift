@@ -265,8 +265,7 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
   /// Whether its effects end when a part of the state goes (a child's place: `endGoneChildren`).
   let watchesState: Bool
   @usableFromInline init(watchesState: Bool = false) { self.watchesState = watchesState }
-  // NB: Subclasses compare and hash their values.
-  func isEqual(to other: EffectID) -> Bool { false }
+  func isEqual(to other: EffectID) -> Bool { false }  // NB: Subclasses compare and hash values.
   @usableFromInline func hash(into hasher: inout Hasher) {}
   @usableFromInline static func == (lhs: EffectID, rhs: EffectID) -> Bool {
     lhs === rhs || lhs.isEqual(to: rhs)
@@ -290,8 +289,7 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
 }
 
 // MARK: - The runtime of a root store
-/// How many elements an emptied buffer keeps room for: a few, not the largest burst ever.
-nonisolated let keptCapacity = 16
+nonisolated let keptCapacity = 16  // NB: Room an emptied buffer keeps: not the largest burst.
 /// Removes `array[i]`, moving the last element there: the one it returns, if any.
 nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   let last = array.removeLast()
@@ -309,8 +307,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   private var (isReducing, isSending, mustNotify) = (false, false, false)
   /// The actions waiting and each one's lineage (`nil`: `current`); two arrays (HowItWorks' table).
   private var (queuedActions, queuedTasks): ([Action], [StoreTask?]) = ([], [])
-  /// The lineage of the send in progress, made when one of its effects first starts; the
-  /// containers whose contents may have ended, in order, which `advance` checks.
+  /// The lineage of the send in progress, made as its first effect starts; what to `advance`.
   private var (current, toAdvance): (StoreTask?, [RunningEffect]) = (nil, [])
   /// How a `Send` reaches this runtime: what a running effect sent is reduced in its lineage.
   private lazy var deliver: @MainActor @Sendable (Action, RunningEffect) -> Void = {
@@ -540,9 +537,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   /// Ends `effect`, and moves on the container it empties; once the store is gone, ends those too.
   private static func end(_ effect: RunningEffect, in registry: Registry?) {
     // NB: Sound: an effect's lineage is of the runtime that started it, held weakly by the task.
-    if let container = effect.end(in: registry) {
-      unsafeDowncast(registry!, to: Self.self).emptied(container)
-    }
+    guard let container = effect.end(in: registry) else { return }
+    unsafeDowncast(registry!, to: Self.self).emptied(container)
   }
 }
 
@@ -629,8 +625,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   nonisolated public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
-/// An effect in flight, a node of containment's tree: a `.run` (or a debounce's pause) and its
-/// task, a ``Concatenation`` and its current step, or a group (a `merge` under ids).
+/// An effect in flight, a node of containment's tree: a `.run` or a pause and its task, a
+/// ``Concatenation`` and its current step, or a group (a `merge` under ids).
 @MainActor class RunningEffect {
   /// Whether it is a group (it contains, and counts in no lineage), or a debounce's pause.
   let (isGroup, isPause): (Bool, Bool)
@@ -638,10 +634,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   private(set) var parent: RunningEffect?
   /// Its lineage, its depth in containment's tree, and the ids around it inside its parent.
   let (lineage, depth, ids): (StoreTask, Int, EffectIDs)
-  /// Its life, in order, moved only forward by the events `started`, `cancel` and `end`: a group
-  /// `starting` its parts (it does not end as it empties meanwhile); `running`; `cancelled`
-  /// (unregistered, its task cancelled, what it sends dropped); then ended: `finished` if it was
-  /// running, `unwound` if cancelled.
+  /// Its life, in order, moved forward only by `started`, `cancel`, `end`: a group `starting` its
+  /// parts, `running`, `cancelled` (unregistered, sends dropped), ended `finished` or `unwound`.
   enum Phase: Comparable { case starting, running, cancelled, finished, unwound }
   private(set) var phase: Phase
   var isRunning: Bool { phase <= .running }
@@ -744,8 +738,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   private(set) var hasWatched = false  // NB: Each reduction reads it (HowItWorks' table).
   deinit { for entry in inFlight { entry.task?.cancel() } }
 
-  /// Removes the child feature around `effect`: its runtime knows the state (``Send/dismiss()``).
-  func dismiss(from effect: RunningEffect) {}
+  func dismiss(from effect: RunningEffect) {}  // NB: The runtime's, which knows the state.
 
   func register(_ effect: RunningEffect) {
     if !effect.isGroup {
@@ -926,7 +919,7 @@ extension Effect {
     id: sending some Hashable, for duration: Duration,
     clock: some Clock<Duration> = ContinuousClock()
   ) -> Self {
-    let duration = min(duration, .longestWait)
+    let duration = min(duration, longestWait)
     guard case .run(let priority, let body, let handler, isPause: false) = operation else {
       let sleep: Body = { _ in try await clock.sleep(for: duration) }
       let pause = Self(operation: .run(nil, sleep, nil, isPause: true))
@@ -943,15 +936,11 @@ extension Effect {
   }
 }
 
-extension Duration {
-  /// The longest wait MiniRedux asks of a clock, years long: the runtime traps on a deadline past
-  /// `Int64.max` seconds.
-  @usableFromInline static var longestWait: Duration { .seconds(Int64.max / 4) }
-}
+/// The longest wait MiniRedux asks of a clock, years: the runtime traps past `Int64.max` seconds.
+@usableFromInline nonisolated let longestWait = Duration.seconds(Int64.max / 4)
 
 // MARK: - Child features: their places, and ending their effects with them
-// `scope`, `ifLet` and `forEach` run a child's effects under its place's id, and rename the ids
-// inside into it; a place tells the root store whether its child is there, and how to remove it.
+// A child's effects run under its place's id, which tells if the child is there, and removes it.
 
 /// A counter of stack screens' ids that starts at `id`: `next` gives one, `peek` tells it.
 nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Sendable () -> Int) {
@@ -964,8 +953,7 @@ nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Se
 @usableFromInline typealias Keys<State> =
   (State, _ children: inout [ObjectIdentifier: Any]) -> (AnyHashable) -> Bool
 
-/// The id of an embedded child's effects, for a store whose state is a `State`: its value is where
-/// the child is, its embedding (a key path, with the places it is inside), and its key.
+/// The id of a child's effects in a `State`: its embedding (a key path, with places around), key.
 final class Place<State>: TypedEffectID<[AnyHashable]>, @unchecked Sendable {
   var embedding: AnyHashable { value[0] }
   var key: AnyHashable { value[1] }
@@ -1105,8 +1093,8 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 
 // MARK: - Testing
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-  /// Records `message`, if any, as the running test's failure at `location`; `false` if none runs.
-  /// Swift Testing and XCTest are found at run time, so that an app links neither.
+  /// Records `message`, if any, as the test's failure at `location`; `false` if none runs. Swift
+  /// Testing and XCTest are found at run time, so that an app links neither.
   // NB: How the functions are found, and why calling them is sound: HowItWorks, Test failures.
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool {
     if case let (t?, i?, l?, c?) = testingTypes, recordIssue(t, i, l, c, message, location) {

@@ -2,7 +2,8 @@
 // Store.swift: the store and what surrounds it; Effect.swift holds effects and their runtime.
 // The core: `Reducer`; `Store`, which reduces what you send and tells its observers, and its
 // `StoreSubscription`s; `StoreCore`, the one door to a root store's `Runtime` (in Effect.swift).
-// Beyond the core, each a section a reader can skip:
+// Beyond the core, each a section a reader can skip; the core names them only at `attach`,
+// `layers`, `observeState()`, `notifyLayers()` and a test's executor (HowItWorks' list):
 //   Scoped stores and observation: `scope`, `store.property`, Observation's bookkeeping.
 //   Child features: `Reduce` (`scope`, `ifLet`, `forEach`), `StackState`.
 //   Printing changes: `printChanges`, and how values are shown and diffed.
@@ -49,8 +50,7 @@ public typealias Reducer<State, Action: Sendable> =
   private(set) var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
   }
-  // NB: Flags each send reads (HowItWorks' table). `cancellations` counts the listeners
-  // cancelled: a notification during which it moves skips them.
+  // NB: Flags each send reads (HowItWorks' table); `cancellations` counts listeners cancelled.
   private var (hasListeners, nextListenerID, cancellations) = (false, 0, 0)
   // NB: What the layers beyond the core keep (`Layers`), as an extension stores nothing; apart,
   // whether one must hear of a change, read by each send, and `state`'s key path, built once.
@@ -142,8 +142,7 @@ public typealias Reducer<State, Action: Sendable> =
   private func isSubscribed(_ id: Int) -> Bool { listeners.contains { $0.id == id } }
 }
 
-/// Where a store's state is and where its actions go: a root store's `Runtime`, or, for a scoped
-/// store, its parent store, through the scope (the one way the layer of scoped stores reaches in).
+/// Where a store's state is and where its actions go: a root `Runtime`, or a scoped `ScopedCore`.
 @MainActor protocol StoreCore<State, Action>: AnyObject {
   associatedtype State
   associatedtype Action: Sendable
@@ -169,13 +168,12 @@ public struct StoreSubscription: Sendable {
 
 // MARK: - Beyond the core: scoped stores and observation
 extension Store: Observable {
-  /// What Observation, scoped stores and Combine keep in a store, its `layers`.
+  /// What the layers keep in a store: Observation's registrar, whether `state` was read since, and
+  /// the properties read, each with its token; Combine's `objectWillChange`, once read; and the
+  /// attached scoped stores, whose `notify` returns `false` once the scoped store is released.
   typealias Layers = (
-    // Observation's, Combine's `objectWillChange` once read, and whether `state` was read since.
     registrar: ObservationRegistrar, willChange: AnyObject?, isStateObserved: Bool,
-    // The properties read through the store, each with its token for Observation.
     observed: [(keyPath: AnyKeyPath, token: AnyKeyPath, isObserved: Bool, changed: () -> Bool)],
-    // The attached scoped stores; `notify` returns `false` once the scoped store is released.
     scopes: [(notify: @MainActor () -> Bool, isAlive: @MainActor () -> Bool)], pruneScopesAt: Int
   )
   static func newLayers() -> Layers { (ObservationRegistrar(), nil, false, [], [], keptCapacity) }
@@ -932,8 +930,7 @@ public func printChanges<State, Action>(
   }
 }
 
-/// The payload of `value`'s enum case, if it is a `Payload`; a single labelled value, as in
-/// `case row(action: Row.Action)`, is reflected as a tuple of one.
+/// The payload of `value`'s enum case, if a `Payload`; one labelled value is reflected as a tuple.
 nonisolated func casePayload<Payload>(of value: Any, as _: Payload.Type) -> Payload? {
   guard let child = Mirror(reflecting: value).children.first else { return nil }
   if let payload = child.value as? Payload { return payload }
@@ -1303,7 +1300,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     if task.count > 0 {
       sent.append((task, "\(dumpLine(action)) (\(sentAt))"))
       Task { [weak self] in  // Wakes a wait when the effects end; never cancels them.
-        await task.finish(timeout: .longestWait)
+        await task.finish(timeout: longestWait)
         self?.wake()
       }
     }
