@@ -937,7 +937,7 @@ extension Effect {
 }
 
 /// The longest wait MiniRedux asks of a clock, years: the runtime traps past `Int64.max` seconds.
-@usableFromInline nonisolated let longestWait = Duration.seconds(Int64.max / 4)
+@inlinable nonisolated var longestWait: Duration { .seconds(Int64.max / 4) }
 
 // MARK: - Child features: their places, and ending their effects with them
 // A child's effects run under its place's id, which tells if the child is there, and removes it.
