@@ -598,14 +598,14 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     guard count > 0 else { return }
     let id = (nextWaiterID, nextWaiterID += 1).0
     // NB: The one way in for the layer of testing: a test's wait is bounded.
-    let watchdog = watch(waiter: id, timeout, at: (fileID, filePath, line, column))
+    let timer = watchdog(id, timeout, at: (fileID, filePath, line, column))
     await withTaskCancellationHandler {
       // NB: Unsafe (HowItWorks' table); sound, as each is in `waiters` once, until resumed.
       await withUnsafeContinuation { waiters.append((id, $0)) }
     } onCancel: {
       Task { @MainActor in self.stopWaiting(id) }
     }
-    watchdog?.cancel()
+    timer?.cancel()
   }
 
   func stopWaiting(_ id: Int) {

@@ -42,7 +42,7 @@ public typealias Reducer<State, Action: Sendable> =
 @MainActor @dynamicMemberLookup public final class Store<State, Action: Sendable> {
   /// The current state, which only reducing an action changes; a scoped store reads its parent's.
   public var state: State {
-    observeState()
+    observeState()  // NB: The one way in for observation and scoped stores to hear of a read.
     return core.read()
   }
 
@@ -52,9 +52,9 @@ public typealias Reducer<State, Action: Sendable> =
   }
   // NB: Flags each send reads (HowItWorks' table); `cancellations` counts listeners cancelled.
   private var (hasListeners, nextListenerID, cancellations) = (false, 0, 0)
-  // NB: What the layers beyond the core keep (`Layers`), as an extension stores nothing; apart,
-  // whether one must hear of a change, read by each send, and `state`'s key path, built once.
-  fileprivate(set) var (layers, isWatched, stateKeyPath) = (Store.newLayers(), false, \Store.state)
+  // NB: The one way in for what the layers keep (`Layers`), as an extension stores nothing; beside
+  // it, whether one must hear of a change, read by each send, and `state`'s key path, built once.
+  fileprivate(set) var (layers, isTracked, stateKeyPath) = (Store.newLayers(), false, \Store.state)
 
   /// Creates a store and, if you pass one, reduces `initialAction` before returning.
   /// ```swift
@@ -72,7 +72,7 @@ public typealias Reducer<State, Action: Sendable> =
   ) {
     self.init(
       initialState: initialState, initialAction: initialAction, reducer, context: context,
-      executor: TestExecutor.forTest())
+      executor: TestExecutor.forTest())  // NB: The one way in for testing.
   }
 
   /// A root store whose effects' operations run on `executor`, a `TaskExecutor`, if not `nil`.
@@ -135,7 +135,7 @@ public typealias Reducer<State, Action: Sendable> =
         entry.listener(state)
       }
     }
-    if isWatched { notifyLayers() }
+    if isTracked { notifyLayers() }  // NB: The one way in for the layers to hear of a change.
   }
 
   // NB: A function of its own: written in the loop, as its `where`, it cost S6a 4.4 times.
@@ -180,7 +180,7 @@ extension Store: Observable {
   /// Tells the layers that `state` is read: a scoped store attaches to its parent; Observation.
   func observeState() {
     core.attach(self)
-    (isWatched, layers.isStateObserved) = (true, true)
+    (isTracked, layers.isStateObserved) = (true, true)
     layers.registrar.access(self, keyPath: stateKeyPath)
   }
 
@@ -200,7 +200,7 @@ extension Store: Observable {
     var released = false
     for scope in layers.scopes where !scope.notify() { released = true }
     if released { layers.scopes.removeAll { !$0.isAlive() } }
-    isWatched =
+    isTracked =
       !layers.scopes.isEmpty || layers.isStateObserved || layers.observed.contains { $0.isObserved }
   }
 
@@ -291,7 +291,7 @@ extension Store: Observable {
     if !layers.observed[index].isObserved {
       // NB: Not compared since its last change: `changed` catches up to the value read now.
       _ = layers.observed[index].changed()
-      (isWatched, layers.observed[index].isObserved) = (true, true)
+      (isTracked, layers.observed[index].isObserved) = (true, true)
     }
     layers.registrar.access(self, keyPath: layers.observed[index].token as! KeyPath<Store, Int>)
     return value
@@ -380,7 +380,7 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
       return store != nil
     }
     parent.layers.scopes.append((notify, { store != nil }))
-    parent.isWatched = true
+    parent.isTracked = true
   }
 }
 
@@ -1608,7 +1608,7 @@ nonisolated func reportFailure(_ message: String, at location: StepLocation) {
 
 extension StoreTask {
   /// In a test, a task that ends waiter `id`'s wait after `timeout`, failing at `location`.
-  func watch(waiter id: Int, _ timeout: Duration, at location: StepLocation) -> Task<Void, Never>? {
+  func watchdog(_ id: Int, _ timeout: Duration, at location: StepLocation) -> Task<Void, Never>? {
     guard recordTestIssue(nil, at: location) else { return nil }
     return Task { [weak self] in
       guard await sleep(discountingStalls: timeout), let self, count > 0 else { return }
