@@ -20,9 +20,6 @@
 
 import Dispatch
 
-#if canImport(Combine)
-  import Combine
-#endif
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -263,8 +260,8 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
 // NB: A typed box compares the value with no dynamic cast (HowItWorks' table).
 @usableFromInline class EffectID: Hashable, @unchecked Sendable {
   /// Whether its effects end when a part of the state goes (a child's place: `endGoneChildren`).
-  let watchesState: Bool
-  @usableFromInline init(watchesState: Bool = false) { self.watchesState = watchesState }
+  var watchesState: Bool { false }
+  @usableFromInline init() {}
   func isEqual(to other: EffectID) -> Bool { false }  // NB: Subclasses compare and hash values.
   @usableFromInline func hash(into hasher: inout Hasher) {}
   @usableFromInline static func == (lhs: EffectID, rhs: EffectID) -> Bool {
@@ -275,10 +272,7 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
 // NB: Unchecked: a value the public API takes as `sending`, only hashed and compared after.
 @usableFromInline class TypedEffectID<Value: Hashable>: EffectID, @unchecked Sendable {
   @usableFromInline let value: Value
-  @inlinable init(_ value: Value, watchesState: Bool = false) {
-    self.value = value
-    super.init(watchesState: watchesState)
-  }
+  @inlinable init(_ value: Value) { self.value = value }
   @usableFromInline override func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(Value.self))
     hasher.combine(value)
@@ -961,8 +955,9 @@ final class Place<State>: TypedEffectID<[AnyHashable]>, @unchecked Sendable {
   let (keys, remove): (Keys<State>, ((inout State) -> Void)?)
   init(_ at: [AnyHashable], keys: @escaping Keys<State>, remove: ((inout State) -> Void)?) {
     (self.keys, self.remove) = (keys, remove)
-    super.init(at, watchesState: true)
+    super.init(at)
   }
+  override var watchesState: Bool { true }
 }
 
 extension Effect {
@@ -1178,6 +1173,8 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 
 // MARK: - Combine
 #if canImport(Combine)
+  import Combine
+
   extension Effect {
     /// An effect sending each value `createPublisher()` emits, until it completes or is cancelled.
     /// ```swift
