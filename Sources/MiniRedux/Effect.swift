@@ -528,9 +528,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     inContext { start(step, in: container.lineage, at: container, origin: concatenation.origin) }
   }
 
-  /// Ends `effect`, and moves on the container it empties; once the store is gone, ends those too.
+  /// Ends `effect`, and moves on the container it empties (sound: `registry` is this runtime).
   private static func end(_ effect: RunningEffect, in registry: Registry?) {
-    // NB: Sound: an effect's lineage is of the runtime that started it, held weakly by the task.
     guard let container = effect.end(in: registry) else { return }
     unsafeDowncast(registry!, to: Self.self).emptied(container)
   }

@@ -126,18 +126,19 @@ public typealias Reducer<State, Action: Sendable> =
     }
   }
 
-  /// Tells the listeners of a change, then the layers: the one place where observers hear of one.
+  // NB: Where observers hear of a change; the one way in for the layers, around the listeners.
   func notify() {
-    if hasListeners {
-      let (state, cancellations) = (core.read(), cancellations)
-      // NB: Over a copy, as a listener may subscribe; one cancelled meanwhile hears nothing.
-      for entry in listeners where self.cancellations == cancellations || isSubscribed(entry.id) {
-        entry.listener(state)
-      }
-    }
-    if isTracked { notifyLayers() }  // NB: The one way in for the layers to hear of a change.
+    if isTracked { notifyLayers(around: notifyListeners) } else { notifyListeners() }
   }
 
+  private func notifyListeners() {
+    guard hasListeners else { return }
+    let (state, cancellations) = (core.read(), cancellations)
+    // NB: Over a copy, as a listener may subscribe; one cancelled meanwhile hears nothing.
+    for entry in listeners where self.cancellations == cancellations || isSubscribed(entry.id) {
+      entry.listener(state)
+    }
+  }
   // NB: A function of its own: written in the loop, as its `where`, it cost S6a 4.4 times.
   private func isSubscribed(_ id: Int) -> Bool { listeners.contains { $0.id == id } }
 }
@@ -184,8 +185,11 @@ extension Store: Observable {
     layers.registrar.access(self, keyPath: stateKeyPath)
   }
 
-  /// Tells the layers of a change: Observation, of what was read since and changed; scoped stores.
-  func notifyLayers() {
+  /// Tells the layers of a change: Combine and Observation before the `listeners`, scopes after.
+  func notifyLayers(around listeners: () -> Void) {
+    #if canImport(Combine)
+      (layers.willChange as? ObservableObjectPublisher)?.send()
+    #endif
     if layers.isStateObserved {
       layers.isStateObserved = false
       layers.registrar.withMutation(of: self, keyPath: stateKeyPath) {}
@@ -197,11 +201,13 @@ extension Store: Observable {
       let token = layers.observed[index].token as! KeyPath<Store, Int>
       layers.registrar.withMutation(of: self, keyPath: token) {}
     }
+    listeners()
     var released = false
     for scope in layers.scopes where !scope.notify() { released = true }
     if released { layers.scopes.removeAll { !$0.isAlive() } }
     isTracked =
-      !layers.scopes.isEmpty || layers.isStateObserved || layers.observed.contains { $0.isObserved }
+      layers.willChange != nil || !layers.scopes.isEmpty || layers.isStateObserved
+      || layers.observed.contains { $0.isObserved }
   }
 
   /// A store of a child feature that reads and sends through this one, and tells its observers of
@@ -1688,10 +1694,8 @@ nonisolated extension TestExecutor: TaskExecutor {
     public var objectWillChange: ObservableObjectPublisher {
       core.attach(self)
       if let willChange = layers.willChange as? ObservableObjectPublisher { return willChange }
-      // NB: Made when first read, and told as one of the store's own listeners.
-      let willChange = ObservableObjectPublisher()
-      _ = listen { [willChange] _ in willChange.send() }
-      layers.willChange = willChange
+      let willChange = ObservableObjectPublisher()  // NB: Made when first read; `notify` sends it.
+      (layers.willChange, isTracked) = (willChange, true)
       return willChange
     }
   }
