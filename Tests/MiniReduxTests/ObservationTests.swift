@@ -180,3 +180,49 @@ struct ObservationTests {
     withExtendedLifetime(readers) {}
   }
 }
+
+@MainActor
+@Suite("One notification reaches Observation, then listeners, then scoped stores")
+struct NotificationOrderTests {
+  @MainActor final class Log { var lines: [String] = [] }
+
+  @Test("a root store tells Observation before its listeners, and its scoped stores after them")
+  func order() {
+    let (log, store) = (Log(), Store(initialState: Profile.State(), Profile.reduce))
+    let count = store.scope(state: \.count, action: { (_: Int) in Profile.Action.increment })
+    _ = store.subscribe { log.lines.append("listener \($0.count)") }
+    _ = count.subscribe { log.lines.append("scoped listener \($0)") }
+    withObservationTracking {
+      _ = store.count
+    } onChange: {
+      MainActor.assumeIsolated { log.lines.append("Observation of the root") }
+    }
+    withObservationTracking {
+      _ = count.state
+    } onChange: {
+      MainActor.assumeIsolated { log.lines.append("Observation of the scoped store") }
+    }
+    log.lines = []
+    store.send(.increment)
+    // NB: A scoped store's listeners are the root store's, in the order they subscribed.
+    #expect(
+      log.lines == [
+        "Observation of the root", "listener 1", "scoped listener 1",
+        "Observation of the scoped store",
+      ])
+  }
+
+  @Test("a listener that Observation's onChange adds hears of the change it was added in")
+  func listenerAddedDuringObservation() {
+    let (log, store) = (Log(), Store(initialState: Profile.State(), Profile.reduce))
+    withObservationTracking {
+      _ = store.count
+    } onChange: {
+      MainActor.assumeIsolated {
+        _ = store.subscribe { log.lines.append("late listener \($0.count)") }
+      }
+    }
+    store.send(.increment)
+    #expect(log.lines == ["late listener 1", "late listener 1"])
+  }
+}
