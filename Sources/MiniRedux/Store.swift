@@ -114,7 +114,7 @@ public typealias Reducer<State, Action: Sendable> =
     core.subscribe(listener)
   }
 
-  /// Adds `listener` to this store's own listeners: a root store's, or one a layer adds to any store.
+  /// Adds `listener` to this store's own listeners: a root store's.
   func listen(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
     let id = (nextListenerID, nextListenerID += 1).0
     listeners.append((id, listener))
