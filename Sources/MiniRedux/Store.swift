@@ -756,8 +756,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   @usableFromInline static func drop(_ action: Action, _ reason: String) -> Effect<Action> {
     Effect(
       operation: .report(action) {
-        "MiniRedux: dropped \(dumpLine($0)), as \(reason): the child it is for is gone. A view that sends "
-          + "after its child was dismissed or removed is the usual cause."
+        "MiniRedux: dropped \(dumpLine($0)), as \(reason): the child it is for is gone. A view "
+          + "that sends after its child was dismissed or removed is the usual cause."
       })
   }
 
