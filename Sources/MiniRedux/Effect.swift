@@ -294,8 +294,9 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 @MainActor final class Runtime<State, Action: Sendable>: Registry, StoreCore {
   private(set) var state: State
   private let reducer: Reducer<State, Action>
-  /// What each reduction runs inside, and the `TaskExecutor` effects' operations run on, if given.
-  private let (context, executor): ((@MainActor (_ reduce: () -> Void) -> Void)?, AnyObject?)
+  private let context: (@MainActor (_ reduce: () -> Void) -> Void)?  // What each reduction runs in.
+  // NB: The one way in for testing: in a test, effects' operations run on its `TestExecutor`.
+  private let executor = miniReduxReporter.get().makeExecutor()
   weak var store: Store<State, Action>?
   /// Whether the reducer has the state (no one else may read it), a send runs, observers are owed.
   private var (isReducing, isSending, mustNotify) = (false, false, false)
@@ -318,10 +319,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 
   init(
     _ state: State, _ reducer: @escaping Reducer<State, Action>,
-    context: (@MainActor (_ reduce: () -> Void) -> Void)?, executor: AnyObject?
-  ) {
-    (self.state, self.reducer, self.context, self.executor) = (state, reducer, context, executor)
-  }
+    context: (@MainActor (_ reduce: () -> Void) -> Void)?
+  ) { (self.state, self.reducer, self.context) = (state, reducer, context) }
 
   func read() -> State {
     guard !isReducing else {
@@ -337,8 +336,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 
   func send(_ action: Action) -> StoreTask {
     let task = send(action, in: nil) ?? .empty
-    // NB: The one way in for the layer of testing: a test's effects reach their first suspension.
-    if let executor, task.count > 0 { letStart(on: executor) }
+    // NB: A test's effects reach their first suspension before `send` returns.
+    if let executor, task.count > 0 { executor.drain(within: .seconds(1)) }
     return task
   }
 
@@ -496,7 +495,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         // NB: Starts inside `send`, so that the operation leaves the main actor at once.
         keep(
-          Task.immediate(priority: priority, executorPreference: executor as? any TaskExecutor) {
+          Task.immediate(priority: priority, executorPreference: executor) {
             await Effect.perform(body, handler, send, startedBy: origin)
             Self.end(running, in: running.lineage.registry)
           }, for: running)
@@ -830,6 +829,8 @@ nonisolated struct Reporter: Sendable {
   var recordIssue: @Sendable (String, StepLocation) -> Bool = { recordTestIssue($0, at: $1) }
   /// Hands out the ids of stack screens, each once: the process's counter, or a test store's.
   var nextStackID = stackIDs(from: 0).next
+  /// The executor of a new store's effects: in a test, a new one, or the test store's.
+  var makeExecutor: @Sendable () -> TestExecutor? = { TestExecutor.forTest() }
 }
 
 @usableFromInline nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {

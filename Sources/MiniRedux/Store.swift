@@ -66,21 +66,11 @@ public typealias Reducer<State, Action: Sendable> =
   ///   - reducer: The feature's reducer.
   ///   - context: Runs each reduction and the start of its effects inside it, so that task-local
   ///     values it binds reach them all (<doc:MigratingFromTCA>); it must call `reduce` once.
-  public convenience init(
+  public init(
     initialState: State, initialAction: Action? = nil, _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)? = nil
   ) {
-    self.init(
-      initialState: initialState, initialAction: initialAction, reducer, context: context,
-      executor: TestExecutor.forTest())  // NB: The one way in for testing.
-  }
-
-  /// A root store whose effects' operations run on `executor`, a `TaskExecutor`, if not `nil`.
-  init(
-    initialState: State, initialAction: Action? = nil, _ reducer: @escaping Reducer<State, Action>,
-    context: (@MainActor (_ reduce: () -> Void) -> Void)?, executor: AnyObject?
-  ) {
-    let runtime = Runtime(initialState, reducer, context: context, executor: executor)
+    let runtime = Runtime(initialState, reducer, context: context)
     core = runtime
     runtime.store = self
     if let initialAction { send(initialAction) }
@@ -1085,6 +1075,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
       if isMainQueue() { MainActor.assumeIsolated { self?.dropped.append(message) } }
     }
     reporter.nextStackID = screenIDs.next  // The test's stacks count from 0.
+    reporter.makeExecutor = { [executor] in executor }  // Its store's effects run on `executor`.
     lastState = miniReduxReporter.withValue(reporter, operation: initialState)
     let recording: Reducer<State, Action> = { [weak self, screenIDs] state, action in
       let (before, ids) = (state, screenIDs.peek())
@@ -1092,7 +1083,9 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
       defer { self?.record(action, before, state, ids) }  // Once `reducer` has run.
       return reducer(&state, action)
     }
-    store = Store(initialState: lastState!, recording, context: context, executor: executor)
+    store = miniReduxReporter.withValue(reporter) {
+      Store(initialState: lastState!, recording, context: context)
+    }
     store.subscribe { [weak self] in self?.noteDismissal($0) }
     if let initialAction { _ = start(initialAction, sentAt: "the initialAction") }
   }
@@ -1627,9 +1620,6 @@ extension StoreTask {
     }
   }
 }
-
-/// Lets the effects a `send` started on `executor`, a test's, run to their first suspension.
-func letStart(on executor: AnyObject) { (executor as? TestExecutor)?.drain(within: .seconds(1)) }
 
 /// A serial queue for one test store's effects, so its steps and a `TestClock` can tell they ran.
 nonisolated final class TestExecutor: Sendable {

@@ -371,8 +371,11 @@ extension Store {
   /// them reach their first suspension first, as a store made in a test does. For the tests of
   /// scale and concurrency, which check what an app gets.
   convenience init(asInApp initialState: State, _ reducer: @escaping Reducer<State, Action>) {
-    self.init(
-      initialState: initialState, initialAction: nil, reducer, context: nil, executor: nil)
+    var reporter = miniReduxReporter.get()
+    reporter.makeExecutor = { nil }
+    let runtime = miniReduxReporter.withValue(reporter) { Runtime(initialState, reducer, context: nil) }
+    self.init(core: runtime)
+    runtime.store = self
   }
 }
 
