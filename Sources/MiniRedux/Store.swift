@@ -954,7 +954,7 @@ nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
   let tail = zip(old[head...].reversed(), new[head...].reversed()).prefix { $0 == $1 }.count
   let (removed, added) = (old[head..<(old.count - tail)], new[head..<(new.count - tail)])
   let diff = removed.count * added.count <= 250_000 ? added.difference(from: removed) : nil
-  var (gone, came) = (diff == nil ? Set(removed.indices) : [], Set<Int>())
+  var (gone, came) = diff == nil ? (Set(removed.indices), Set(added.indices)) : ([], [])
   for case .remove(let offset, _, _) in diff?.removals ?? [] { gone.insert(head + offset) }
   for case .insert(let offset, _, _) in diff?.insertions ?? [] { came.insert(head + offset) }
   let (before, after) = (max(0, head - 3), min(old.count, removed.endIndex + 3))
@@ -962,8 +962,7 @@ nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
     (before > 0 ? ["  … \(before) unchanged lines"] : []) + old[before..<head].map { "  " + $0 }
   var (i, j) = (head, head)
   while i < removed.endIndex || j < added.endIndex {
-    let isRemoved = i < removed.endIndex && (gone.contains(i) || j == added.endIndex)
-    let isAdded = !isRemoved && j < added.endIndex && (came.contains(j) || i == removed.endIndex)
+    let (isRemoved, isAdded) = (gone.contains(i), !gone.contains(i) && came.contains(j))
     lines.append(isRemoved ? "- " + old[i] : isAdded ? "+ " + new[j] : "  " + old[i])
     (i, j) = (isAdded ? i : i + 1, isRemoved ? j : j + 1)
   }
