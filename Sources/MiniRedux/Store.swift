@@ -1582,16 +1582,14 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// ```
   @MainActor public func run() async {
     let deadline = ContinuousClock.now + patience
-    while let next = queue.sync(execute: { state.sleepers.values.map(\.deadline).min() }) {
-      guard ContinuousClock.now < deadline else {
-        return reportFailure(
-          "MiniRedux: TestClock.run() moved time for \(patience) and something still sleeps on the "
-            + "clock, as a timer that never stops does; advance it by a duration instead.",
-          at: createdAt)
-      }
-      await advance(to: next)
-    }
+    while let next = nextDeadline, ContinuousClock.now < deadline { await advance(to: next) }
+    guard nextDeadline != nil else { return }
+    reportFailure(
+      "MiniRedux: TestClock.run() moved time for \(patience) and something still sleeps on the "
+        + "clock, as a timer that never stops does; advance it by a duration instead.",
+      at: createdAt)
   }
+  private var nextDeadline: Instant? { queue.sync { state.sleepers.values.map(\.deadline).min() } }
 }
 
 /// Records `message` as the running test's failure at `location`; elsewhere, reports it, to fail.
