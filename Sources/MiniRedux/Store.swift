@@ -958,16 +958,13 @@ nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
   for case .remove(let offset, _, _) in diff?.removals ?? [] { gone.insert(head + offset) }
   for case .insert(let offset, _, _) in diff?.insertions ?? [] { came.insert(head + offset) }
   let (before, after) = (max(0, head - 3), min(old.count, removed.endIndex + 3))
-  var lines =
-    (before > 0 ? ["  … \(before) unchanged lines"] : []) + old[before..<head].map { "  " + $0 }
-  var (i, j) = (head, head)
-  while i < removed.endIndex || j < added.endIndex {
+  var (lines, i, j) = (before > 0 ? ["  … \(before) unchanged lines"] : [], before, before)
+  while i < after || j < added.endIndex {
     let (isRemoved, isAdded) = (gone.contains(i), !gone.contains(i) && came.contains(j))
     lines.append(isRemoved ? "- " + old[i] : isAdded ? "+ " + new[j] : "  " + old[i])
     (i, j) = (isAdded ? i : i + 1, isRemoved ? j : j + 1)
   }
   if gone.isEmpty && came.isEmpty { lines.append("(both print the same, but == says they differ)") }
-  lines += old[removed.endIndex..<after].map { "  " + $0 }
   if after < old.count { lines.append("  … \(old.count - after) unchanged lines") }
   return lines.joined(separator: "\n")
 }
