@@ -1672,8 +1672,7 @@ nonisolated final class TestExecutor: Sendable {
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 nonisolated extension TestExecutor: TaskExecutor {
   func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    queue.async {
+    queue.async { [job = UnownedJob(job)] in
       self.ran += 1
       job.runSynchronously(on: self.asUnownedTaskExecutor())
     }
