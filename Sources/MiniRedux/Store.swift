@@ -1510,17 +1510,16 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// Suspends until an advance reaches `deadline`; a deadline already past returns at once, and
   /// one that is now, a zero-length sleep, waits for the next advance, `advance()` included.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    let current = DispatchQueue.getSpecific(key: TestExecutor.key)?()  // Its test store's, if any.
+    let executor = DispatchQueue.getSpecific(key: TestExecutor.key)  // Its test store's, if any.
+    let current = executor?()
     current?.sleepers += 1
     defer { current?.sleepers -= 1 }
-    let id = queue.sync {
-      state.executors = state.executors.filter { $0.value() != nil }
-      if let current { state.executors[ObjectIdentifier(current)] = { [weak current] in current } }
-      return (state.nextID, state.nextID += 1).0
-    }
+    let id = queue.sync { (state.nextID, state.nextID += 1).0 }
     try await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        queue.sync {
+        queue.sync {  // NB: Registers the sleeper's executor (held weakly, by its closure) with it.
+          state.executors = state.executors.filter { $0.value() != nil }
+          if let current, let executor { state.executors[ObjectIdentifier(current)] = executor }
           guard deadline >= state.now, !Task.isCancelled else { return continuation.resume() }
           state.sleepers[id] = (deadline, continuation)
         }
