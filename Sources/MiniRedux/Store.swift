@@ -944,21 +944,17 @@ nonisolated func dumpDiff(_ old: [String], _ new: [String]) -> String {
   let tail = zip(old[head...].reversed(), new[head...].reversed()).prefix { $0 == $1 }.count
   let (removed, added) = (old[head..<(old.count - tail)], new[head..<(new.count - tail)])
   let diff = removed.count * added.count <= 250_000 ? added.difference(from: removed) : nil
-  var (gone, came) = (diff == nil ? Set(removed.indices) : [], Set<Int>())
+  var (gone, came) = diff == nil ? (Set(removed.indices), Set(added.indices)) : ([], [])
   for case .remove(let offset, _, _) in diff?.removals ?? [] { gone.insert(head + offset) }
   for case .insert(let offset, _, _) in diff?.insertions ?? [] { came.insert(head + offset) }
   let (before, after) = (max(0, head - 3), min(old.count, removed.endIndex + 3))
-  var lines =
-    (before > 0 ? ["  … \(before) unchanged lines"] : []) + old[before..<head].map { "  " + $0 }
-  var (i, j) = (head, head)
-  while i < removed.endIndex || j < added.endIndex {
-    let isRemoved = i < removed.endIndex && (gone.contains(i) || j == added.endIndex)
-    let isAdded = !isRemoved && j < added.endIndex && (came.contains(j) || i == removed.endIndex)
+  var (lines, i, j) = (before > 0 ? ["  … \(before) unchanged lines"] : [], before, before)
+  while i < after || j < added.endIndex {
+    let (isRemoved, isAdded) = (gone.contains(i), !gone.contains(i) && came.contains(j))
     lines.append(isRemoved ? "- " + old[i] : isAdded ? "+ " + new[j] : "  " + old[i])
     (i, j) = (isAdded ? i : i + 1, isRemoved ? j : j + 1)
   }
   if gone.isEmpty && came.isEmpty { lines.append("(both print the same, but == says they differ)") }
-  lines += old[removed.endIndex..<after].map { "  " + $0 }
   if after < old.count { lines.append("  … \(old.count - after) unchanged lines") }
   return lines.joined(separator: "\n")
 }
@@ -1507,17 +1503,16 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// Suspends until an advance reaches `deadline`; a deadline already past returns at once, and
   /// one that is now, a zero-length sleep, waits for the next advance, `advance()` included.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    let current = DispatchQueue.getSpecific(key: TestExecutor.key)?()  // Its test store's, if any.
+    let executor = DispatchQueue.getSpecific(key: TestExecutor.key)  // Its test store's, if any.
+    let current = executor?()
     current?.sleepers += 1
     defer { current?.sleepers -= 1 }
-    let id = queue.sync {
-      state.executors = state.executors.filter { $0.value() != nil }
-      if let current { state.executors[ObjectIdentifier(current)] = { [weak current] in current } }
-      return (state.nextID, state.nextID += 1).0
-    }
+    let id = queue.sync { (state.nextID, state.nextID += 1).0 }
     try await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        queue.sync {
+        queue.sync {  // NB: Registers the sleeper's executor (held weakly, by its closure) with it.
+          state.executors = state.executors.filter { $0.value() != nil }
+          if let current, let executor { state.executors[ObjectIdentifier(current)] = executor }
           guard deadline >= state.now, !Task.isCancelled else { return continuation.resume() }
           state.sleepers[id] = (deadline, continuation)
         }
@@ -1576,16 +1571,14 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// ```
   @MainActor public func run() async {
     let deadline = ContinuousClock.now + patience
-    while let next = queue.sync(execute: { state.sleepers.values.map(\.deadline).min() }) {
-      guard ContinuousClock.now < deadline else {
-        return reportFailure(
-          "MiniRedux: TestClock.run() moved time for \(patience) and something still sleeps on the "
-            + "clock, as a timer that never stops does; advance it by a duration instead.",
-          at: createdAt)
-      }
-      await advance(to: next)
-    }
+    while let next = nextDeadline, ContinuousClock.now < deadline { await advance(to: next) }
+    guard nextDeadline != nil else { return }
+    reportFailure(
+      "MiniRedux: TestClock.run() moved time for \(patience) and something still sleeps on the "
+        + "clock, as a timer that never stops does; advance it by a duration instead.",
+      at: createdAt)
   }
+  private var nextDeadline: Instant? { queue.sync { state.sleepers.values.map(\.deadline).min() } }
 }
 
 /// Records `message` as the running test's failure at `location`; elsewhere, reports it, to fail.
@@ -1668,8 +1661,7 @@ nonisolated final class TestExecutor: Sendable {
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 nonisolated extension TestExecutor: TaskExecutor {
   func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    queue.async {
+    queue.async { [job = UnownedJob(job)] in
       self.ran += 1
       job.runSynchronously(on: self.asUnownedTaskExecutor())
     }
