@@ -870,9 +870,7 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   public mutating func swapAt(_ i: Int, _ j: Int) { _ = (elements.swapAt(i, j), ids.swapAt(i, j)) }
 
   /// Pops the screen with `id`, if it is in the stack, and every screen above it.
-  public mutating func pop(from id: Int) {
-    if let index = ids.firstIndex(of: id) { removeSubrange(index...) }
-  }
+  public mutating func pop(from id: Int) { ids.firstIndex(of: id).map { removeSubrange($0...) } }
 
   /// Pops every screen above the one with `id`, if it is in the stack.
   public mutating func pop(to id: Int) {
