@@ -450,7 +450,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     nonisolated(unsafe) let path = path  // Sound: read only on the main actor, as the store is.
     return embedding(
       path, action: embed, extract: extract, child: child, owns: false, find: { _ in true },
-      read: { $0[keyPath: path] }, modify: { $1(&$0[keyPath: path]) }, remove: nil)
+      read: { $0[keyPath: path] }, modify: { $1(&$0[keyPath: path]) })
   }
 
   /// This reducer, whose state is an enum, with a child feature for the case `embedState` makes:
@@ -485,7 +485,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
         guard var child = extractState(state) else { return }
         change(&child)
         state = embedState(child)
-      }, remove: nil)
+      })
   }
 
   /// This reducer with an optional child feature at `path`, as a sheet: its effects end in the
@@ -524,7 +524,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     find: @escaping @MainActor (State) -> AnyHashable?,
     read: @escaping @MainActor (State) -> ChildState?,
     modify: @escaping @MainActor (inout State, (inout ChildState) -> Void) -> Void,
-    remove: (@MainActor (inout State) -> Void)?
+    remove: (@MainActor (inout State) -> Void)? = nil
   ) -> Self {
     nonisolated(unsafe) let embed = embed  // Sound: called only on the main actor, as the store is.
     let (parent, extract) = (reduce, extract ?? Self.extract(embed))
