@@ -440,7 +440,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     nonisolated(unsafe) let path = path  // Sound: read only on the main actor, as the store is.
     return embedding(
       path, action: embed, extract: extract, child: child, owns: false, find: { _ in true },
-      read: { $0[keyPath: path] }, modify: { $1(&$0[keyPath: path]) }, remove: nil)
+      read: { $0[keyPath: path] }, modify: { $1(&$0[keyPath: path]) })
   }
 
   /// This reducer, whose state is an enum, with a child feature for the case `embedState` makes:
@@ -475,7 +475,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
         guard var child = extractState(state) else { return }
         change(&child)
         state = embedState(child)
-      }, remove: nil)
+      })
   }
 
   /// This reducer with an optional child feature at `path`, as a sheet: its effects end in the
@@ -514,7 +514,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     find: @escaping @MainActor (State) -> AnyHashable?,
     read: @escaping @MainActor (State) -> ChildState?,
     modify: @escaping @MainActor (inout State, (inout ChildState) -> Void) -> Void,
-    remove: (@MainActor (inout State) -> Void)?
+    remove: (@MainActor (inout State) -> Void)? = nil
   ) -> Self {
     nonisolated(unsafe) let embed = embed  // Sound: called only on the main actor, as the store is.
     let (parent, extract) = (reduce, extract ?? Self.extract(embed))
@@ -860,9 +860,7 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   public mutating func swapAt(_ i: Int, _ j: Int) { _ = (elements.swapAt(i, j), ids.swapAt(i, j)) }
 
   /// Pops the screen with `id`, if it is in the stack, and every screen above it.
-  public mutating func pop(from id: Int) {
-    if let index = ids.firstIndex(of: id) { removeSubrange(index...) }
-  }
+  public mutating func pop(from id: Int) { ids.firstIndex(of: id).map { removeSubrange($0...) } }
 
   /// Pops every screen above the one with `id`, if it is in the stack.
   public mutating func pop(to id: Int) {
