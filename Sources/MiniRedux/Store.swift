@@ -962,7 +962,8 @@ nonisolated func dumpLines(_ value: Any, width: Int = 0, depth: Int = 0) -> [Str
   if depth > 20 { return [String(describing: value)] }
   let mirror = Mirror(reflecting: value)
   func children(labelled: Bool) -> [[String]] {
-    mirror.children.map { child in
+    // NB: A class's fields come after its superclasses' fields, which its own mirror leaves out.
+    sequence(first: mirror, next: \.superclassMirror).reversed().flatMap(\.children).map { child in
       let lines = dumpLines(child.value, width: width == .max ? .max : 60, depth: depth + 1)
       guard labelled, let label = child.label, !label.hasPrefix(".") else { return lines }
       return ["\(label): \(lines[0])"] + lines.dropFirst()

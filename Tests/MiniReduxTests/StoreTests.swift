@@ -459,6 +459,37 @@ struct VisibilityTests {
   }
 }
 
+/// A state that is a class, whose changed field is its superclass's.
+class Named: Equatable {
+  var name = ""
+  init() {}
+  static func == (lhs: Named, rhs: Named) -> Bool { lhs.name == rhs.name }
+}
+final class Member: Named {
+  var age = 0
+  override init() { super.init() }
+  init(copying other: Member) {
+    age = other.age
+    super.init()
+    name = other.name
+  }
+}
+
+extension VisibilityTests {
+  @Test("printChanges shows a change of a field a class state inherits, not '(no change)'")
+  @MainActor func printChangesOfAnInheritedField() {
+    var log: [String] = []
+    let reduce: Reducer<Member, String> = { state, name in
+      state = Member(copying: state)  // NB: A new object, so that the state before stays as it was.
+      state.name = name
+      return .none
+    }
+    let store = Store(initialState: Member(), MiniRedux.printChanges(reduce) { log.append($0) })
+    store.send("Ada")
+    #expect(log == ["received \"Ada\"\n  Member(\n-   name: \"\"\n+   name: \"Ada\"\n    age: 0\n  )"])
+  }
+}
+
 /// A task-local value, as swift-dependencies keeps its overrides.
 enum Ambient {
   @TaskLocal static var name = "default"
