@@ -486,7 +486,17 @@ extension VisibilityTests {
     }
     let store = Store(initialState: Member(), MiniRedux.printChanges(reduce) { log.append($0) })
     store.send("Ada")
-    #expect(log == ["received \"Ada\"\n  Member(\n-   name: \"\"\n+   name: \"Ada\"\n    age: 0\n  )"])
+    #expect(
+      log == [
+        """
+        received "Ada"
+          Member(
+        -   name: ""
+        +   name: "Ada"
+            age: 0
+          )
+        """
+      ])
   }
 }
 

@@ -373,7 +373,9 @@ extension Store {
   convenience init(asInApp initialState: State, _ reducer: @escaping Reducer<State, Action>) {
     var reporter = miniReduxReporter.get()
     reporter.makeExecutor = { nil }
-    let runtime = miniReduxReporter.withValue(reporter) { Runtime(initialState, reducer, context: nil) }
+    let runtime = miniReduxReporter.withValue(reporter) {
+      Runtime(initialState, reducer, context: nil)
+    }
     self.init(core: runtime)
     runtime.store = self
   }
