@@ -3,7 +3,7 @@
 // The core: `Reducer`; `Store`, which reduces what you send and tells its observers, and its
 // `StoreSubscription`s; `StoreCore`, the one door to a root store's `Runtime` (in Effect.swift).
 // Beyond the core, each a section a reader can skip; the core names them only at `attach`,
-// `layers`, `observeState()`, `notifyLayers()` and a test's executor (HowItWorks' list):
+// `layers`, `observeState()` and `notifyLayers()` (HowItWorks' list):
 //   Scoped stores and observation: `scope`, `store.property`, Observation's bookkeeping.
 //   Child features: `Reduce` (`scope`, `ifLet`, `forEach`), `StackState`.
 //   Printing changes: `printChanges`, and how values are shown and diffed.
