@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import MiniRedux
@@ -657,6 +658,44 @@ struct TestStoreFeatureTests {
     // Then: only the remaining row's save lands.
     try await store.receive(.row(id: 1, .saved)) { $0.rows[0].isSaved = true }
     try await store.finish()
+  }
+
+  @Test("a test store's effects run on its own executor, as do those of a store its reducer makes")
+  func ownExecutor() async throws {
+    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
+    // Given: effects that record the executor they run on, by name; one action makes a store.
+    let ranOn = Locked([String: ObjectIdentifier]())
+    @Sendable func record(_ name: String) {
+      let executor = DispatchQueue.getSpecific(key: TestExecutor.key)?()
+      ranOn.withLock { $0[name] = executor.map(ObjectIdentifier.init) }
+    }
+    var made: (store: Store<Int, Bool>, task: StoreTask)?
+    let reduce: Reducer<Int, String> = { _, name in
+      if name == "make" {
+        let store = Store<Int, Bool>(initialState: 0) { _, _ in .run { _ in record("made") } }
+        made = (store, store.send(true))
+      }
+      return .run { _ in record(name) }
+    }
+    let (first, second) = (TestStore(initialState: 0, reduce), TestStore(initialState: 0, reduce))
+
+    // When: each test store runs an effect, and the first makes a store that runs one.
+    try await first.send("a")
+    try await first.send("make")
+    try await second.send("b")
+    await made?.task.finish()
+    try await first.finish()
+    try await second.finish()
+
+    // Then: the first's effects, and the made store's, ran on the first's executor; the second's
+    // on its own.
+    let executor = { (store: TestStore<Int, String>) in
+      (Mirror(reflecting: store).descendant("executor") as? TestExecutor).map(ObjectIdentifier.init)
+    }
+    let ran = ranOn.current
+    #expect(ran["a"] != nil && ran["a"] == executor(first))
+    #expect(ran["make"] == ran["a"] && ran["made"] == ran["a"])
+    #expect(ran["b"] != nil && ran["b"] == executor(second) && ran["b"] != ran["a"])
   }
 
   #if compiler(>=6.2)
