@@ -1130,6 +1130,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     column: UInt = #column
   ) async throws -> StoreTask {
     let (name, at) = ("send(\(dumpLine(action)))", (fileID, filePath, line, column))
+    await Task.yield()  // NB: Lets what effects already sent reach the main actor, to be received.
     if exhaustivity == .off { received.removeAll() }
     if !received.isEmpty {  // NB: They stay, to be received, as TCA keeps them.
       let unasserted = received.map { "\n  " + Self.describe($0.action) }.joined()

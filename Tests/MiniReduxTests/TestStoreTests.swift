@@ -287,6 +287,26 @@ struct TestStoreReceivedTests {
     try await store.finish()
   }
 
+  @Test("a send fails on an action a .run sent before it, on its way to the main actor")
+  func runSentBeforeSend() async throws {
+    guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
+    // Given: an effect that sends at once; its action waits for the main actor the test holds.
+    let store = TestStore(initialState: 0) { (count: inout Int, load: Bool) in
+      guard load else { return (count += 1, .none).1 }
+      return .run { send in await send(false) }
+    }
+    store.timeout = patience
+    try await store.send(true)
+
+    // Then: the next send fails, naming it, as TCA's does; a receive still finds it.
+    let failure = await #expect(throws: TestStoreFailure.self) { try await store.send(true) }
+    #expect(
+      failure?.message == "send(true): actions received earlier were not asserted with receive:"
+        + "\n  false")
+    try await store.receive(false) { $0 = 1 }
+    try await store.finish()
+  }
+
   @Test("a .run effect's actions are received in the order it sent them")
   func runEffectOrder() async throws {
     let gate = Gate()
