@@ -1,5 +1,5 @@
-import Testing
 import MiniRedux
+import Testing
 
 // Trial: TCA-style features ported by a new user, and their tests, written against the public
 // API only (plain `import MiniRedux`). Each `withKnownIssue` checks an expected test failure: a
@@ -197,8 +197,10 @@ enum TrialInventory {
     .ifLet(
       \.destination, action: Action.destination,
       child: Reduce<Destination, DestinationAction> { _, _ in .none }
-        .scope(Destination.add, action: DestinationAction.add,
-          child: TrialItemForm.reducer(clock: clock))
+        .scope(
+          Destination.add, action: DestinationAction.add,
+          child: TrialItemForm.reducer(clock: clock)
+        )
         .scope(Destination.alert, action: DestinationAction.alert)
         .scope(Destination.dialog, action: DestinationAction.dialog))
   }
@@ -371,7 +373,9 @@ enum TrialSteps {
       case .failing:
         return .run { _ in throw Boom() }
       case .failingCaught:
-        return .run { _ in throw Boom() } catch: { error, send in
+        return .run { _ in
+          throw Boom()
+        } catch: { error, send in
           await send(.failed("\(error)"))
         }
       case .failed(let message):
