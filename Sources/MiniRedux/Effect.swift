@@ -1007,7 +1007,8 @@ extension Send {
 extension Runtime {
   /// Cancels the effects of embedded children that the state no longer holds, whoever removed them.
   func endGoneChildren() {
-    for id in watched where !(id is Place<State>) {
+    let placeType = Place<State>.self  // NB: Looked up once, not per id (HowItWorks' table).
+    for id in watched where type(of: id) != placeType {
       watched.remove(id)
       miniReduxReport(
         "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded "
@@ -1018,8 +1019,7 @@ extension Runtime {
     // NB: One look at each embedding's keys; the last one's at hand, as places come mixed.
     var (looks, children) = ([EffectID: (AnyHashable) -> Bool](), [ObjectIdentifier: Any]())
     var last: (embedding: EffectID, isPresent: (AnyHashable) -> Bool)?
-    for id in watched {
-      let place = unsafeDowncast(id, to: Place<State>.self)  // NB: Sound: only places are left.
+    for place in unsafeBitCast(watched, to: Set<Place<State>>.self) {  // NB: Sound: places only.
       if last?.embedding != place.embedding {
         looks[place.embedding] = looks[place.embedding] ?? place.keys(state, &children)
         last = (place.embedding, looks[place.embedding]!)
