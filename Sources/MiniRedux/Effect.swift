@@ -948,12 +948,12 @@ nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Se
   (State, _ children: inout [ObjectIdentifier: Any]) -> (AnyHashable) -> Bool
 
 /// The id of a child's effects in a `State`: its embedding (a key path, with places around), key.
-final class Place<State>: TypedEffectID<[AnyHashable]>, @unchecked Sendable {
-  var embedding: AnyHashable { value[0] }
-  var key: AnyHashable { value[1] }
+final class Place<State>: TypedEffectID<[EffectID]>, @unchecked Sendable {
+  var embedding: EffectID { value[0] }  // NB: An id, compared with no cast (HowItWorks' table).
+  var key: AnyHashable { unsafeDowncast(value[1], to: TypedEffectID<AnyHashable>.self).value }
   /// Which keys of `embedding` a state holds; how `.dismiss` removes the child (`nil`: from outer).
   let (keys, remove): (Keys<State>, ((inout State) -> Void)?)
-  init(_ at: [AnyHashable], keys: @escaping Keys<State>, remove: ((inout State) -> Void)?) {
+  init(_ at: [EffectID], keys: @escaping Keys<State>, remove: ((inout State) -> Void)?) {
     (self.keys, self.remove) = (keys, remove)
     super.init(at)
   }
@@ -1007,7 +1007,8 @@ extension Send {
 extension Runtime {
   /// Cancels the effects of embedded children that the state no longer holds, whoever removed them.
   func endGoneChildren() {
-    for id in watched where !(id is Place<State>) {
+    let placeType = Place<State>.self  // NB: Looked up once, not per id (HowItWorks' table).
+    for id in watched where type(of: id) != placeType {
       watched.remove(id)
       miniReduxReport(
         "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded "
@@ -1016,10 +1017,9 @@ extension Runtime {
           + "not end with it. Embed the reducer with scope, ifLet or forEach.")
     }
     // NB: One look at each embedding's keys; the last one's at hand, as places come mixed.
-    var (looks, children) = ([AnyHashable: (AnyHashable) -> Bool](), [ObjectIdentifier: Any]())
-    var last: (embedding: AnyHashable, isPresent: (AnyHashable) -> Bool)?
-    for id in watched {
-      let place = unsafeDowncast(id, to: Place<State>.self)  // NB: Sound: only places are left.
+    var (looks, children) = ([EffectID: (AnyHashable) -> Bool](), [ObjectIdentifier: Any]())
+    var last: (embedding: EffectID, isPresent: (AnyHashable) -> Bool)?
+    for place in unsafeBitCast(watched, to: Set<Place<State>>.self) {  // NB: Sound: places only.
       if last?.embedding != place.embedding {
         looks[place.embedding] = looks[place.embedding] ?? place.keys(state, &children)
         last = (place.embedding, looks[place.embedding]!)
@@ -1061,7 +1061,7 @@ extension Reduce {
     keys: @escaping Keys<State>, remove: ((inout State) -> Void)?
   ) -> Effect<Action> {
     guard !effect.isNone else { return .none }
-    let id = Place<State>([path, key], keys: keys, remove: remove)
+    let id = Place<State>([TypedEffectID(path), TypedEffectID(key)], keys: keys, remove: remove)
     let embedded = effect.map(embed) { inner in
       // NB: Renamed under `scope` too: two scoped children of one type have children of their own.
       guard let place = inner as? Place<ChildState> else {
@@ -1074,8 +1074,8 @@ extension Reduce {
         children[ObjectIdentifier(id)] = [inner]
         return inner.map { place.keys($0, &children) } ?? { _ in false }
       }
-      let remove = place.remove.map { remove in { (state: inout State) in modify(&state, remove) } }
-      return Place([[AnyHashable(id), place.embedding], place.key], keys: keys, remove: remove)
+      let at: [EffectID] = [TypedEffectID([id, place.embedding]), TypedEffectID(place.key)]
+      return Place(at, keys: keys, remove: place.remove.map { remove in { modify(&$0, remove) } })
     }
     return owns ? embedded.cancellable(id) : embedded
   }

@@ -664,7 +664,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
           keys: { state, _ in
             // NB: One look at the rows, which rebuilds the index at most once for all its keys.
             var (rows, look) = (state[keyPath: path], -1)
-            return { find($0 as! ID, in: rows, look: &look) != nil }
+            return { find($0.base as! ID, in: rows, look: &look) != nil }
           },
           remove: { state in
             guard let row = place(state), !remove(&state[keyPath: path], row) else { return }
