@@ -950,6 +950,7 @@ nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Se
 /// The id of a child's effects in a `State`: its embedding (a key path, with places around), key.
 final class Place<State>: TypedEffectID<[EffectID]>, @unchecked Sendable {
   var embedding: EffectID { value[0] }  // NB: An id, compared with no cast (HowItWorks' table).
+  // NB: Sound: both places made (in `Reduce.embed`) box their key as an `AnyHashable`.
   var key: AnyHashable { unsafeDowncast(value[1], to: TypedEffectID<AnyHashable>.self).value }
   /// Which keys of `embedding` a state holds; how `.dismiss` removes the child (`nil`: from outer).
   let (keys, remove): (Keys<State>, ((inout State) -> Void)?)
@@ -1019,7 +1020,8 @@ extension Runtime {
     // NB: One look at each embedding's keys; the last one's at hand, as places come mixed.
     var (looks, children) = ([EffectID: (AnyHashable) -> Bool](), [ObjectIdentifier: Any]())
     var last: (embedding: EffectID, isPresent: (AnyHashable) -> Bool)?
-    for place in unsafeBitCast(watched, to: Set<Place<State>>.self) {  // NB: Sound: places only.
+    for id in watched {
+      let place = unsafeDowncast(id, to: Place<State>.self)  // NB: Sound: only places are left.
       if last?.embedding != place.embedding {
         looks[place.embedding] = looks[place.embedding] ?? place.keys(state, &children)
         last = (place.embedding, looks[place.embedding]!)

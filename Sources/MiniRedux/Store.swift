@@ -662,7 +662,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
           child: { state in place(state).map { state[keyPath: path][$0] } },
           modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
           keys: { state, _ in
-            // NB: One look at the rows, which rebuilds the index at most once for all its keys.
+            // NB: One look at the rows, which rebuilds the index at most once for all its keys;
+            // `base`, as a cast from `AnyHashable` costs a lookup (HowItWorks' table).
             var (rows, look) = (state[keyPath: path], -1)
             return { find($0.base as! ID, in: rows, look: &look) != nil }
           },
