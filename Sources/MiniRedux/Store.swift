@@ -1020,7 +1020,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
 /// }
 /// ```
 @MainActor public final class TestStore<State: Equatable, Action: Sendable> {
-  /// The current state of the store under test.
+  /// The state of the store under test now: every action reduced so far counts, asserted or not.
   public var state: State { store.state }
   /// How long `receive` and `finish` wait for effects when you pass no timeout: one second.
   public var timeout: Duration = .seconds(1)
@@ -1308,7 +1308,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     _ matches: (Action?) -> Bool
   ) async throws {
     let timeout = timeout ?? self.timeout
-    var skipped: [String] = []
+    var skipped: [Step] = []
     while try await wait(timeout, until: { !received.isEmpty }) {
       let next = received.removeFirst()
       let shown = Self.describe(next.action)
@@ -1320,9 +1320,11 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
       guard exhaustivity == .off else {
         return try fail("receive: expected \(expected), but received \(shown)", at)
       }
-      skipped.append(shown)
+      skipped.append(next)
     }
-    let got = skipped.isEmpty ? "nothing" : "only " + skipped.joined(separator: ", ")
+    received.insert(contentsOf: skipped, at: 0)  // NB: One that fails skips nothing, as TCA's.
+    let names = skipped.map { Self.describe($0.action) }.joined(separator: ", ")
+    let got = skipped.isEmpty ? "nothing" : "only " + names
     var why = isRunning ? "within \(timeout)" : "and no effect is running"
     if isRunning, let sleepers = executor.drain(within: timeout), sleepers > 0 {
       why += ", while \(sleepers) sleep\(sleepers == 1 ? "s" : "") on a TestClock: advance it"
