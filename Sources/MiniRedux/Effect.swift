@@ -853,13 +853,12 @@ extension Effect {
   ///   return counterReducer(&state.counter, action).map(AppAction.counter)
   /// ```
   public func map<T: Sendable>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
-    map(transform) { $0 }
+    map(transform) { ($0, nil) }
   }
 
-  /// `map`, with each id inside renamed by `rename` (child features make a child's ids its own).
-  func map<T>(_ transform: @escaping @Sendable (Action) -> T, ids rename: (EffectID) -> EffectID)
-    -> Effect<T>
-  {
+  /// `map`, with each id inside renamed by `rename` (child features make a child's ids its own),
+  /// and a `cancellable`'s effect also under the alias `rename` gives, if any.
+  func map<T>(_ transform: @escaping @Sendable (Action) -> T, ids rename: Rename) -> Effect<T> {
     // NB: A `.none`, `.send` or `.run`, the usual effect, skips the walk (HowItWorks' table).
     guard parts != nil else { return map(transform, rename, parts: []) }
     // NB: Loops, not recursion, as all walks of an effect: list parents first, map children first.
@@ -876,9 +875,9 @@ extension Effect {
     return mapped[0]
   }
 
+  typealias Rename = (EffectID) -> (EffectID, alias: EffectID?)
   private func map<T>(
-    _ transform: @escaping @Sendable (Action) -> T, _ rename: (EffectID) -> EffectID,
-    parts: [Effect<T>]
+    _ transform: @escaping @Sendable (Action) -> T, _ rename: Rename, parts: [Effect<T>]
   ) -> Effect<T> {
     @Sendable nonisolated func wrap(_ parent: Send<T>) -> Send<Action> {
       Send(effect: parent.effect) { parent.deliver(transform($0), $1) }
@@ -886,12 +885,14 @@ extension Effect {
     switch operation {
     case .none: return .none
     case .send(let action): return .send(transform(action))
-    case .cancel(let id): return Effect<T>(operation: .cancel(rename(id)))
+    case .cancel(let id): return Effect<T>(operation: .cancel(rename(id).0))
     case .report(let action, let message):
       return Effect<T>(operation: .report(transform(action), message))
     case .dismiss: return Effect<T>(operation: .dismiss)
     case .cancellable(let id, let cancelInFlight, _):
-      return parts[0].cancellable(rename(id), cancelInFlight: cancelInFlight)
+      let (renamed, alias) = rename(id)
+      let effect = parts[0].cancellable(renamed, cancelInFlight: cancelInFlight)
+      return alias.map { effect.cancellable($0) } ?? effect
     case .merge: return Effect<T>(operation: .merge(.init(parts)))
     case .concatenate: return Effect<T>(operation: .concatenate(.init(parts)))
     case .run(let priority, let body, let handler, let pause):
@@ -1068,7 +1069,11 @@ extension Reduce {
       // NB: Renamed under `scope` too: two scoped children of one type have children of their own.
       guard let place = inner as? Place<ChildState> else {
         // NB: An id of the child's own, or a place of another store's state, which it reports.
-        return owns && !inner.watchesState ? TypedEffectID([id, inner]) : inner
+        guard owns, !inner.watchesState else { return (inner, nil) }
+        // NB: A user's id (not one renamed in a child) is the parent's too: its `.cancel(id:)`
+        // reaches the child's effects, and an ancestor's those of the children of its children.
+        let isUsers = type(of: inner) != TypedEffectID<[EffectID]>.self
+        return (TypedEffectID([id, inner]), isUsers ? inner : nil)
       }
       let keys: Keys<State> = { state, children in
         // NB: Read once per look for all places inside (in an array: `Any` flattens a `nil`).
@@ -1077,7 +1082,7 @@ extension Reduce {
         return inner.map { place.keys($0, &children) } ?? { _ in false }
       }
       let at: [EffectID] = [TypedEffectID([id, place.embedding]), TypedEffectID(place.key)]
-      return Place(at, keys: keys, remove: place.remove.map { remove in { modify(&$0, remove) } })
+      return (Place(at, keys: keys, remove: place.remove.map { r in { modify(&$0, r) } }), nil)
     }
     return owns ? embedded.cancellable(id) : embedded
   }

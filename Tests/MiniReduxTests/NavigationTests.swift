@@ -330,6 +330,50 @@ struct NavigationTests {
     #expect(store.snapshot.ids == 0)
   }
 
+  @Test("a parent's .cancel(id:) reaches its children's effects at any depth, never its parent's")
+  func cancelReachesDown() {
+    // Given: a root, its child and the child's child, each running an effect under the id 1.
+    struct Leaf {}
+    struct Mid { var leaf: Leaf? = Leaf() }
+    struct Root { var mid: Mid? = Mid() }
+    enum LeafAction: Sendable { case run(Bool) }
+    enum MidAction: Sendable { case run(Bool), leaf(LeafAction) }
+    enum RootAction: Sendable { case run(Bool), mid(MidAction) }
+    let gate = Gate()
+    defer { gate.open() }
+    func timer<Action>(_ start: Bool) -> Effect<Action> {
+      start ? .run { _ in await gate.wait() }.cancellable(id: 1) : .cancel(id: 1)
+    }
+    let leaf = Reduce<Leaf, LeafAction> { _, action in
+      guard case .run(let start) = action else { return .none }
+      return timer(start)
+    }
+    let mid = Reduce<Mid, MidAction> { _, action in
+      guard case .run(let start) = action else { return .none }
+      return timer(start)
+    }.ifLet(\.leaf, action: MidAction.leaf, child: leaf)
+    let root = Reduce<Root, RootAction> { _, action in
+      guard case .run(let start) = action else { return .none }
+      return timer(start)
+    }.ifLet(\.mid, action: RootAction.mid, child: mid)
+    let store = Store(initialState: Root(), root)
+    for action in [RootAction.run(true), .mid(.run(true)), .mid(.leaf(.run(true)))] {
+      store.send(action)
+    }
+    #expect(store.snapshot.effects == 3)
+
+    // When: the middle one cancels, then the leaf, then the root; then: each reaches down only.
+    store.send(.mid(.run(false)))
+    #expect(store.snapshot.effects == 1)
+    store.send(.mid(.run(true)))
+    store.send(.mid(.leaf(.run(true))))
+    store.send(.mid(.leaf(.run(false))))
+    #expect(store.snapshot.effects == 2)
+    store.send(.run(false))
+    #expect(store.snapshot.effects == 0)
+    #expect(store.snapshot.ids == 0)
+  }
+
   @Test("an action for a removed element is dropped and reported, never reduced")
   func droppedAndReported() async {
     let gate = Gate()
