@@ -338,7 +338,7 @@ struct NavigationTests {
     struct Root { var mid: Mid? = Mid() }
     enum LeafAction: Sendable { case run(Bool) }
     enum MidAction: Sendable { case run(Bool), leaf(LeafAction) }
-    enum RootAction: Sendable { case run(Bool), mid(MidAction) }
+    enum RootAction: Sendable { case run(Bool), restart, mid(MidAction) }
     let gate = Gate()
     defer { gate.open() }
     func timer<Action>(_ start: Bool) -> Effect<Action> {
@@ -353,6 +353,9 @@ struct NavigationTests {
       return timer(start)
     }.ifLet(\.leaf, action: MidAction.leaf, child: leaf)
     let root = Reduce<Root, RootAction> { _, action in
+      if case .restart = action {
+        return .run { _ in await gate.wait() }.cancellable(id: 1, cancelInFlight: true)
+      }
       guard case .run(let start) = action else { return .none }
       return timer(start)
     }.ifLet(\.mid, action: RootAction.mid, child: mid)
@@ -371,6 +374,13 @@ struct NavigationTests {
     #expect(store.snapshot.effects == 2)
     store.send(.run(false))
     #expect(store.snapshot.effects == 0)
+
+    // And: the root's cancelInFlight reaches down too.
+    store.send(.mid(.run(true)))
+    store.send(.mid(.leaf(.run(true))))
+    store.send(.restart)
+    #expect(store.snapshot.effects == 1)
+    store.send(.run(false))
     #expect(store.snapshot.ids == 0)
   }
 
