@@ -1072,6 +1072,7 @@ extension Reduce {
         guard owns, !inner.watchesState else { return (inner, nil) }
         // NB: A user's id (not one renamed in a child) is the parent's too: its `.cancel(id:)`
         // reaches the child's effects, and an ancestor's those of the children of its children.
+        // A renamed one has its alias already; another would double the names at each level.
         let isUsers = type(of: inner) != TypedEffectID<[EffectID]>.self
         return (TypedEffectID([id, inner]), isUsers ? inner : nil)
       }

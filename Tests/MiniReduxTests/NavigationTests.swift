@@ -364,6 +364,8 @@ struct NavigationTests {
       store.send(action)
     }
     #expect(store.snapshot.effects == 3)
+    // Under 1, its renamings (the middle's, the leaf's) and the two places: a name per ancestor.
+    #expect(store.snapshot.ids == 5)
 
     // When: the middle one cancels, then the leaf, then the root; then: each reaches down only.
     store.send(.mid(.run(false)))
