@@ -141,8 +141,7 @@ public struct Effect<Action: Sendable>: Sendable {
 
   @inlinable func cancellable(_ id: EffectID, cancelInFlight: Bool = false) -> Self {
     if isNone && !cancelInFlight { return self }
-    let parts = Parts(self, [], height: (parts?.height ?? 0) + 1)
-    return Self(operation: .cancellable(id, cancelInFlight: cancelInFlight, parts))
+    return Self(operation: .cancellable(id, cancelInFlight: cancelInFlight, Parts(self, [])))
   }
 
   /// An effect that cancels the effects running under `id`; what their actions started keeps
@@ -204,9 +203,9 @@ extension Effect {
   @usableFromInline nonisolated final class Parts: @unchecked Sendable {
     @usableFromInline private(set) var (first, rest): (Effect, [Effect])
     @usableFromInline let height: Int
-    @inlinable init(_ first: Effect, _ rest: [Effect], height: Int? = nil) {
+    @inlinable init(_ first: Effect, _ rest: [Effect]) {
       (self.first, self.rest) = (first, rest)
-      self.height = height ?? 1 + ([first] + rest).map { $0.parts?.height ?? 0 }.max()!
+      height = 1 + rest.reduce(first.parts?.height ?? 0) { max($0, $1.parts?.height ?? 0) }
     }
     convenience init(_ effects: [Effect]) { self.init(effects[0], Array(effects.dropFirst())) }
     var effects: [Effect] { [first] + rest }
