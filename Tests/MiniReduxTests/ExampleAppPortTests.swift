@@ -3021,3 +3021,470 @@ struct ExampleAppPortBugTests {
     }
   }
 }
+
+// MARK: - The apps' views, as they drive their stores
+
+/// What the example apps' views do with a plain `Store`: `.task { await store.send(...).finish() }`
+/// whose cancellation (the view goes away, `.task(id:)` restarts) cancels the effects, scoped stores
+/// of pushed screens and of an enum's case, rows found by id after they moved.
+@MainActor
+@Suite("Example apps port: the views' wiring (a plain Store, as the apps use it)")
+struct ExampleAppPortViewTests {
+  @Test("LongLivingEffectsView: leaving the view cancels the screenshot stream")
+  func longLivingView() async {
+    let (screenshots, takeScreenshot) = AsyncStream.makeStream(of: Void.self)
+    let streamEnded = Gate()
+    takeScreenshot.onTermination = { _ in streamEnded.open() }
+    let store = Store(initialState: ExLongLiving.State(), ExLongLiving.reducer { screenshots })
+    let task = store.send(.task)
+    let view = Task { await task.finish() }  // `.task { await store.send(.task).finish() }`
+    takeScreenshot.yield()
+    await eventually { store.screenshotCount == 1 }
+    view.cancel()
+    await ended(view)
+    await opened(streamEnded)
+    #expect(task.isCancelled)
+    takeScreenshot.yield()
+    #expect(store.screenshotCount == 1)
+  }
+
+  @Test("SearchView: .task(id: query) restarting cancels the search it was waiting for")
+  func searchViewTaskID() async {
+    let (started, cancelled) = (Gate(), Gate())
+    let store = Store(
+      initialState: ExSearch.State(),
+      ExSearch.reducer(search: { _ in
+        started.open()
+        await untilCancelled()
+        cancelled.open()
+        throw CancellationError()
+      }))
+    store.send(.searchQueryChanged("S"))
+    let view = Task { await store.send(.searchQueryChangeDebounced).finish() }
+    await opened(started)
+    view.cancel()  // The query changed: SwiftUI cancels the view's task.
+    await ended(view)
+    await opened(cancelled)
+    #expect(store.results == [])
+  }
+
+  @Test("RecordMeetingView in the stack: discarding pops it; its .task's finish() returns")
+  func recordMeetingView() async {
+    typealias Path = ExSyncUpsApp.Path
+    let clock = TestClock()
+    let syncUp = ExSyncUps.short
+    let store = Store(
+      initialState: ExSyncUpsApp.State(
+        path: [
+          .detail(ExSyncUpDetail.State(syncUp: syncUp)),
+          .record(ExRecordMeeting.State(syncUp: syncUp)),
+        ],
+        syncUps: [syncUp]),
+      ExSyncUpsApp.reducer(clock: clock, speech: ExSyncUps.speech(.denied)))
+    let id = store.path.ids[1]
+    guard
+      let record = store.scope(
+        state: { $0.path[id: id][case: Path.State.record] }, action: { .path(id: id, .record($0)) })
+    else {
+      Issue.record("no record screen")
+      return
+    }
+    let onTask = record.send(.onTask)
+    let view = Task { await onTask.finish() }
+    await clock.advance(by: .seconds(2))
+    #expect(record.secondsElapsed == 2)
+    #expect(record.speakerIndex == 1)
+    record.send(.endMeetingButtonTapped)
+    await clock.advance(by: .seconds(1))
+    #expect(record.secondsElapsed == 2)
+    await finished(record.send(.alert(.confirmDiscard)))
+    #expect(store.path.count == 1)
+    await ended(view)
+    #expect(onTask.isCancelled)
+    #expect(record.secondsElapsed == 2)  // The popped screen's store keeps its last state.
+  }
+
+  @Test("RecordMeetingView in the stack: the meeting ends, is saved to the detail and the list")
+  func recordMeetingViewSaves() async {
+    typealias Path = ExSyncUpsApp.Path
+    let clock = TestClock()
+    let syncUp = ExSyncUps.short
+    let store = Store(
+      initialState: ExSyncUpsApp.State(syncUps: [syncUp]),
+      ExSyncUpsApp.reducer(clock: clock, speech: ExSyncUps.speech(.notDetermined)))
+    store.send(.syncUpTapped(syncUp))
+    let detailID = store.path.ids[0]
+    store.send(.path(id: detailID, .detail(.startMeetingButtonTapped)))
+    guard store.path.count == 2 else {
+      Issue.record("no record screen pushed")
+      return
+    }
+    let id = store.path.ids[1]
+    guard
+      let record = store.scope(
+        state: { $0.path[id: id][case: Path.State.record] }, action: { .path(id: id, .record($0)) })
+    else {
+      Issue.record("no record screen")
+      return
+    }
+    let onTask = record.send(.onTask)
+    await clock.advance(by: .seconds(6))
+    await finished(onTask)
+    #expect(store.path.count == 1)
+    #expect(store.syncUps.first?.meetings.count == 1)
+    #expect(store.path[id: detailID][case: Path.State.detail]?.syncUp.meetings.count == 1)
+  }
+
+  @Test("AppView of TicTacToe: the login's store, once logged in, keeps its state; sends drop")
+  func ticTacToeLoginStore() async {
+    let client = ExAuthClient(login: { _, _ in
+      ExAuthResponse(token: "deadbeef", twoFactorRequired: false)
+    })
+    let store = Store(
+      initialState: ExTicTacToe.State.login(ExLogin.State()), ExTicTacToe.reducer(client))
+    guard
+      let login = store.scope(
+        state: { if case .login(let login) = $0 { login } else { nil } },
+        action: ExTicTacToe.Action.login)
+    else {
+      Issue.record("no login screen")
+      return
+    }
+    login.send(.emailChanged("blob@pointfree.co"))
+    login.send(.passwordChanged("bl0bbl0b"))
+    #expect(login.isFormValid)
+    await finished(login.send(.loginButtonTapped))
+    #expect(store.state == .newGame(ExNewGame.State()))
+    #expect(login.email == "blob@pointfree.co")
+    let (_, reports) = await capturingReports { login.send(.loginButtonTapped) }
+    #expect(reports.contains { $0.contains("dropped") })
+    #expect(store.state == .newGame(ExNewGame.State()))
+  }
+
+  @Test("TodosView: a row's store follows its todo after the sort moves it")
+  func todoRowAfterSort() async {
+    let clock = TestClock()
+    let store = Store(initialState: ExTodos.todos(false, false), ExTodos.reducer(clock: clock))
+    let first = exUUID(0)
+    guard
+      let row = store.scope(
+        state: { $0.todos.first { $0.id == first } }, action: { .todos(id: first, $0) })
+    else {
+      Issue.record("no row")
+      return
+    }
+    let complete = row.send(.isCompleteChanged(true))
+    await clock.advance(by: .seconds(1))
+    await finished(complete)
+    #expect(store.todos.map(\.id) == [exUUID(1), first])
+    row.send(.descriptionChanged("Milk"))
+    #expect(store.todos[1].description == "Milk")
+    #expect(row.description == "Milk")
+    store.send(.todos(id: exUUID(1), .descriptionChanged("Eggs")))
+    #expect(store.todos.map(\.description) == ["Eggs", "Milk"])
+    store.send(.clearCompletedButtonTapped)
+    #expect(store.todos.map(\.id) == [exUUID(1)])
+    let (_, reports) = await capturingReports { row.send(.descriptionChanged("Bread")) }
+    #expect(reports.contains { $0.contains("dropped") })
+    #expect(row.description == "Milk")
+  }
+}
+
+// MARK: - SpeechRecognition (Examples/SpeechRecognition)
+
+enum ExSpeechRecognition {
+  enum Status: Equatable, Sendable { case authorized, denied, notDetermined, restricted }
+  enum Failure: Error, Equatable { case couldntConfigureAudioSession, couldntStartAudioEngine }
+  struct Client: Sendable {
+    var finishTask: @Sendable () async -> Void = {}
+    var requestAuthorization: @Sendable () async -> Status = { .notDetermined }
+    var startTask: @Sendable () async -> AsyncThrowingStream<String, any Error> = {
+      AsyncThrowingStream { $0.finish(throwing: ExUnimplemented()) }
+    }
+  }
+  struct State: Equatable {
+    var alert: String?
+    var isRecording = false
+    var transcribedText = ""
+  }
+  enum Action: Sendable {
+    case alert(ExAlertAction)
+    case recordButtonTapped
+    case speech(Result<String, any Error>)
+    case speechRecognizerAuthorizationStatusResponse(Status)
+  }
+
+  static func reducer(_ client: Client) -> Reduce<State, Action> {
+    Reduce<State, Action> { state, action in
+      switch action {
+      case .alert:
+        return .none
+      case .recordButtonTapped:
+        state.isRecording.toggle()
+        guard state.isRecording else { return .run { _ in await client.finishTask() } }
+        return .run { send in
+          let status = await client.requestAuthorization()
+          await send(.speechRecognizerAuthorizationStatusResponse(status))
+          guard status == .authorized else { return }
+          for try await result in await client.startTask() {
+            await send(.speech(.success(result)))
+          }
+        } catch: { error, send in
+          await send(.speech(.failure(error)))
+        }
+      case .speech(.failure(let error as Failure))
+      where [.couldntConfigureAudioSession, .couldntStartAudioEngine].contains(error):
+        state.alert = "Problem with audio device. Please try again."
+        return .none
+      case .speech(.failure):
+        state.alert = "An error occurred while transcribing. Please try again."
+        return .none
+      case .speech(.success(let transcribedText)):
+        state.transcribedText = transcribedText
+        return .none
+      case .speechRecognizerAuthorizationStatusResponse(let status):
+        state.isRecording = status == .authorized
+        switch status {
+        case .authorized, .notDetermined:
+          break
+        case .denied:
+          state.alert =
+            "You denied access to speech recognition. This app needs access to transcribe your "
+            + "speech."
+        case .restricted:
+          state.alert = "Your device does not allow speech recognition."
+        }
+        return .none
+      }
+    }
+    .ifLet(\.alert, action: Action.alert) { _, _ in .dismiss }
+  }
+}
+
+extension ExSpeechRecognition.Action {
+  var status: ExSpeechRecognition.Status? {
+    if case .speechRecognizerAuthorizationStatusResponse(let status) = self { status } else { nil }
+  }
+  var transcript: String? {
+    if case .speech(.success(let text)) = self { text } else { nil }
+  }
+  var failed: Bool { if case .speech(.failure) = self { true } else { false } }
+}
+
+@MainActor
+@Suite("Example apps port: SpeechRecognition (SpeechRecognitionTests)")
+struct ExampleAppPortSpeechRecognitionTests {
+  typealias Feature = ExSpeechRecognition
+
+  @Test("denied authorization shows an alert (denyAuthorization)")
+  func denyAuthorization() async throws {
+    let store = TestStore(
+      initialState: Feature.State(),
+      Feature.reducer(Feature.Client(requestAuthorization: { .denied })))
+    store.timeout = patience
+    try await store.send(.recordButtonTapped) { $0.isRecording = true }
+    try await store.receive({ $0.status == .denied }) {
+      $0.alert =
+        "You denied access to speech recognition. This app needs access to transcribe your speech."
+      $0.isRecording = false
+    }
+  }
+
+  @Test("restricted authorization shows an alert (restrictedAuthorization)")
+  func restrictedAuthorization() async throws {
+    let store = TestStore(
+      initialState: Feature.State(),
+      Feature.reducer(Feature.Client(requestAuthorization: { .restricted })))
+    store.timeout = patience
+    try await store.send(.recordButtonTapped) { $0.isRecording = true }
+    try await store.receive({ $0.status == .restricted }) {
+      $0.alert = "Your device does not allow speech recognition."
+      $0.isRecording = false
+    }
+  }
+
+  @Test("record two results, then stop (allowAndRecord)")
+  func allowAndRecord() async throws {
+    let recognitionTask = AsyncThrowingStream.makeStream(of: String.self)
+    let store = TestStore(
+      initialState: Feature.State(),
+      Feature.reducer(
+        Feature.Client(
+          finishTask: { recognitionTask.continuation.finish() },
+          requestAuthorization: { .authorized },
+          startTask: { recognitionTask.stream })))
+    store.timeout = patience
+    try await store.send(.recordButtonTapped) { $0.isRecording = true }
+    try await store.receive({ $0.status == .authorized })
+    recognitionTask.continuation.yield("Hello")
+    try await store.receive({ $0.transcript == "Hello" }) { $0.transcribedText = "Hello" }
+    recognitionTask.continuation.yield("Hello world")
+    try await store.receive({ $0.transcript == "Hello world" }) {
+      $0.transcribedText = "Hello world"
+    }
+    try await store.send(.recordButtonTapped) { $0.isRecording = false }
+    try await store.finish()
+  }
+
+  @Test("the audio session fails (audioSessionFailure)")
+  func audioSessionFailure() async throws {
+    let recognitionTask = AsyncThrowingStream.makeStream(of: String.self)
+    let store = TestStore(
+      initialState: Feature.State(),
+      Feature.reducer(
+        Feature.Client(
+          requestAuthorization: { .authorized }, startTask: { recognitionTask.stream })))
+    store.timeout = patience
+    try await store.send(.recordButtonTapped) { $0.isRecording = true }
+    try await store.receive({ $0.status == .authorized })
+    recognitionTask.continuation.finish(throwing: Feature.Failure.couldntConfigureAudioSession)
+    try await store.receive({ $0.failed }) {
+      $0.alert = "Problem with audio device. Please try again."
+    }
+  }
+
+  @Test("the audio engine fails (audioEngineFailure)")
+  func audioEngineFailure() async throws {
+    let recognitionTask = AsyncThrowingStream.makeStream(of: String.self)
+    let store = TestStore(
+      initialState: Feature.State(),
+      Feature.reducer(
+        Feature.Client(
+          requestAuthorization: { .authorized }, startTask: { recognitionTask.stream })))
+    store.timeout = patience
+    try await store.send(.recordButtonTapped) { $0.isRecording = true }
+    try await store.receive({ $0.status == .authorized })
+    recognitionTask.continuation.finish(throwing: Feature.Failure.couldntStartAudioEngine)
+    try await store.receive({ $0.failed }) {
+      $0.alert = "Problem with audio device. Please try again."
+    }
+  }
+}
+
+// MARK: - Reusable favoriting (05-HigherOrderReducers-ReusableFavoriting)
+
+enum ExFavoriting {
+  struct State: Equatable {
+    var alert: String?
+    let id: UUID
+    var isFavorite: Bool
+  }
+  enum Action: Sendable {
+    case alertDismissed  // TCA's `.alert(.dismiss)`, which this feature handles itself.
+    case buttonTapped
+    case response(Result<Bool, any Error>)
+  }
+  struct CancelID: Hashable, Sendable { let id: UUID }
+
+  static func reducer(favorite: @escaping @Sendable (UUID, Bool) async throws -> Bool) -> Reducer<
+    State, Action
+  > {
+    { state, action in
+      switch action {
+      case .alertDismissed:
+        state.alert = nil
+        state.isFavorite.toggle()
+        return .none
+      case .buttonTapped:
+        state.isFavorite.toggle()
+        return .run { [id = state.id, isFavorite = state.isFavorite] send in
+          await send(.response(await exResult { try await favorite(id, isFavorite) }))
+        }
+        .cancellable(id: CancelID(id: state.id), cancelInFlight: true)
+      case .response(.failure):
+        state.alert = "Favoriting failed."
+        return .none
+      case .response(.success(let isFavorite)):
+        state.isFavorite = isFavorite
+        return .none
+      }
+    }
+  }
+}
+
+enum ExEpisodes {
+  struct Episode: Equatable, Identifiable {
+    var alert: String?
+    let id: UUID
+    var isFavorite = false
+    var title = "Functions"
+    /// TCA's `Scope(state: \.favorite, ...)`: the favoriting part of an episode.
+    var favorite: ExFavoriting.State {
+      get { ExFavoriting.State(alert: alert, id: id, isFavorite: isFavorite) }
+      set { (alert, isFavorite) = (newValue.alert, newValue.isFavorite) }
+    }
+  }
+  enum EpisodeAction: Sendable { case favorite(ExFavoriting.Action) }
+  struct State: Equatable { var episodes: [Episode] = [] }
+  enum Action: Sendable { case episodes(id: UUID, EpisodeAction) }
+
+  static func reducer(favorite: @escaping @Sendable (UUID, Bool) async throws -> Bool) -> Reduce<
+    State, Action
+  > {
+    Reduce<State, Action> { _, _ in .none }
+      .forEach(
+        \.episodes, action: Action.episodes,
+        child: Reduce<Episode, EpisodeAction> { _, _ in .none }
+          .scope(
+            \.favorite, action: EpisodeAction.favorite,
+            child: ExFavoriting.reducer(favorite: favorite)))
+  }
+}
+
+extension ExEpisodes.Action {
+  func response(_ id: UUID) -> Bool? {
+    if case .episodes(id, .favorite(.response(let result))) = self {
+      exIsSuccess(result)
+    } else {
+      nil
+    }
+  }
+}
+
+@MainActor
+@Suite("Example apps port: reusable favoriting (ReusableComponentsFavoritingTests)")
+struct ExampleAppPortFavoritingTests {
+  @Test("favorite one; tap another twice: the first request is replaced (happyPath)")
+  func happyPath() async throws {
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: ExEpisodes.State(episodes: (0...2).map { ExEpisodes.Episode(id: exUUID($0)) }),
+      ExEpisodes.reducer(favorite: { _, isFavorite in
+        try await clock.sleep(for: .seconds(1))
+        return isFavorite
+      }))
+    store.timeout = patience
+    try await store.send(.episodes(id: exUUID(0), .favorite(.buttonTapped))) {
+      $0.episodes[0].isFavorite = true
+    }
+    await clock.advance(by: .seconds(1))
+    try await store.receive({ $0.response(exUUID(0)) == true })
+    try await store.send(.episodes(id: exUUID(1), .favorite(.buttonTapped))) {
+      $0.episodes[1].isFavorite = true
+    }
+    try await store.send(.episodes(id: exUUID(1), .favorite(.buttonTapped))) {
+      $0.episodes[1].isFavorite = false
+    }
+    await clock.advance(by: .seconds(1))
+    try await store.receive({ $0.response(exUUID(1)) == true })
+    try await store.finish()
+  }
+
+  @Test("a failed favorite shows an alert; dismissing it reverts (unhappyPath)")
+  func unhappyPath() async throws {
+    let store = TestStore(
+      initialState: ExEpisodes.State(episodes: [ExEpisodes.Episode(id: exUUID(0))]),
+      ExEpisodes.reducer(favorite: { _, _ in throw ExUnimplemented() }))
+    store.timeout = patience
+    try await store.send(.episodes(id: exUUID(0), .favorite(.buttonTapped))) {
+      $0.episodes[0].isFavorite = true
+    }
+    try await store.receive({ $0.response(exUUID(0)) == false }) {
+      $0.episodes[0].alert = "Favoriting failed."
+    }
+    try await store.send(.episodes(id: exUUID(0), .favorite(.alertDismissed))) {
+      $0.episodes[0].alert = nil
+      $0.episodes[0].isFavorite = false
+    }
+  }
+}
