@@ -44,6 +44,7 @@ enum FuzzOp: Equatable, Sendable, CustomStringConvertible {
   case showSheet(Int), sheetNil, destA(Int), destB(Int), destNil
   case addRow(Int), removeRow(Int), replaceRow(Int)
   case push(Int), popLast, popScreen(Int), replaceScreen(Int)
+  case reverseRows, insertRow(Int), reversePath
   case cancel(Int), run(Int, inFlight: Bool), tick(Int)
   case warm
 
@@ -65,6 +66,9 @@ enum FuzzOp: Equatable, Sendable, CustomStringConvertible {
     case .run(let id, let inFlight): "run(\(id),\(inFlight))"
     case .tick(let gate): "tick(\(gate))"
     case .warm: "warm"
+    case .reverseRows: "reverseRows"
+    case .insertRow(let id): "insertRow(\(id))"
+    case .reversePath: "reversePath"
     }
   }
 }
@@ -116,6 +120,8 @@ enum FuzzReaction: Equatable, Sendable {
   case remove
   /// Replaces the child with a new one of the same `id`.
   case replace
+  /// Replaces the child with another: another `id`, or the destination's other case.
+  case other
   /// Returns `.run` on a gate, sending a tick, under that id.
   case run(Int, inFlight: Bool)
   case cancel(Int)
@@ -194,7 +200,7 @@ enum FuzzAction: Equatable, Sendable {
       }
       .cancellable(id: id, cancelInFlight: inFlight)
     case .cancel(let id): return .cancel(id: id)
-    case .none, .remove, .replace: return .none
+    case .none, .remove, .replace, .other: return .none
     }
   }
 
@@ -245,6 +251,7 @@ enum FuzzAction: Equatable, Sendable {
         trace.append("kre:\(reaction)")
         if reaction == .remove { state.inner = nil }
         if reaction == .replace { state.inner = state.inner.map { FuzzInner(id: $0.id) } }
+        if reaction == .other { state.inner = state.inner.map { FuzzInner(id: ($0.id + 1) % 2) } }
         return effect(of: reaction) { .tick($0) }
       case .tick(let number): trace.append("\(who):tick\(number)")
       case .part: trace.append("\(who)<")
@@ -305,6 +312,16 @@ enum FuzzAction: Equatable, Sendable {
           }
         case (.replace, .path(let id, _)):
           state.path[id: id] = state.path[id: id].map { FuzzKid(id: $0.id) }
+        case (.other, .sheet): state.sheet = state.sheet.map { FuzzKid(id: ($0.id + 1) % 3) }
+        case (.other, .dest(.a)):
+          if case .a(let kid) = state.dest { state.dest = .b(FuzzKid(id: kid.id)) }
+        case (.other, .dest(.b)):
+          if case .b(let kid) = state.dest { state.dest = .a(FuzzKid(id: kid.id)) }
+        case (.other, .row(let id, _)):
+          let free = (0..<5).first { id in !state.rows.contains { $0.id == id } }
+          if let index = state.rows.firstIndex(where: { $0.id == id }), let free {
+            state.rows[index] = FuzzKid(id: free)
+          }
         default: break
         }
         return effect(of: reaction) { .op(.tick($0)) }
@@ -323,6 +340,9 @@ enum FuzzAction: Equatable, Sendable {
           state.rows[index] = FuzzKid(id: id)
         }
       case .push(let id): state.path.append(FuzzKid(id: id))
+      case .reverseRows: state.rows.reverse()
+      case .insertRow(let id): state.rows.insert(FuzzKid(id: id), at: 0)
+      case .reversePath: state.path.reverse()
       case .popLast: if !state.path.isEmpty { state.path.removeLast() }
       case .popScreen(let id):
         if let index = state.path.firstIndex(where: { $0.id == id }) {
@@ -551,7 +571,7 @@ final class ModelNode {
     switch reaction {
     case .run(let id, let inFlight): make(.cancellable(id, inFlight: inFlight, .run(.tick)), owner)
     case .cancel(let id): make(.cancel(id), owner)
-    case .none, .remove, .replace: .none
+    case .none, .remove, .replace, .other: .none
     }
   }
 
@@ -620,6 +640,9 @@ final class ModelNode {
     case .replaceRow(let id):
       if let index = rows.firstIndex(where: { $0.id == id }) { rows[index] = FuzzKid(id: id) }
     case .push(let id): path.append(FuzzKid(id: id))
+    case .reverseRows: rows.reverse()
+    case .insertRow(let id): rows.insert(FuzzKid(id: id), at: 0)
+    case .reversePath: path.reverse()
     case .popLast: if !path.isEmpty { path.removeLast() }
     case .popScreen(let id): path.removeAll { $0.id == id }
     case .replaceScreen(let id):
@@ -906,6 +929,22 @@ final class ModelNode {
             modify(owner) { $0 = FuzzKid(id: owner.id) }
           }
         }
+        if isThere(owner) && reaction == .other {
+          if let inner = owner.inner {
+            modify(owner) { $0.inner = FuzzInner(id: (inner + 1) % 2) }
+          } else {
+            switch owner.kind {
+            case .sheet: sheet = FuzzKid(id: (owner.id + 1) % 3)
+            case .destA: dest = (.destB, FuzzKid(id: owner.id))
+            case .destB: dest = (.destA, FuzzKid(id: owner.id))
+            case .row:
+              if let free = (0..<5).first(where: { id in !rows.contains { $0.id == id } }) {
+                modify(owner) { $0 = FuzzKid(id: free) }
+              }
+            case .path: break
+            }
+          }
+        }
         let reactionEffect = self.effect(of: reaction, owner.inner == nil ? nil : who)
         if owner.inner == nil {
           parentEffect = reactionEffect
@@ -1035,7 +1074,12 @@ enum ChildFuzz {
   {
     let row = model.rows.isEmpty ? rng.next(5) : model.rows[rng.next(model.rows.count)].id
     let screen = model.path.isEmpty ? 99 : model.path[rng.next(model.path.count)].id
-    switch rng.next(14) {
+    switch rng.next(17) {
+    case 14: return .reverseRows
+    case 15:
+      let free = (0..<5).filter { id in !model.rows.contains { $0.id == id } }
+      return free.isEmpty ? .reverseRows : .insertRow(free[rng.next(free.count)])
+    case 16: return .reversePath
     case 0: return .showSheet(rng.next(3))
     case 1: return .sheetNil
     case 2: return .destA(rng.next(2))
@@ -1067,7 +1111,7 @@ enum ChildFuzz {
     for _ in 0..<kinds {
       switch rng.next(10) {
       case 0, 1: reactions.append(.remove)
-      case 2: reactions.append(.replace)
+      case 2: reactions.append(rng.next(2) == 0 ? .replace : .other)
       case 3: reactions.append(.run(rng.next(3), inFlight: rng.next(2) == 0))
       case 4: reactions.append(.cancel(rng.next(3)))
       default: reactions.append(.none)
@@ -1223,7 +1267,7 @@ enum ChildFuzz {
 struct ChildFuzzTests {
   @Test("random programs over a sheet, a destination, rows and a stack agree with the model")
   func fuzz() async {
-    for seed in UInt64(1)...UInt64(12) {
+    for seed in UInt64(1)...UInt64(40) {
       let (expected, actual) = await ChildFuzz.check(ChildFuzz.program(seed: seed))
       if let difference = ChildFuzz.difference(expected, actual) {
         Issue.record("seed \(seed): \(difference)")
@@ -1304,6 +1348,44 @@ struct ChildFuzzBugTests {
     #expect(expected.last == "cancelled:11")
     withKnownIssue("BUG: the parent reduces an action for case a while b is shown, removing b") {
       #expect(actual == expected)
+    }
+  }
+
+  /// A reducer that cancels the task of the send whose action it reduces, as Guarantees puts it:
+  /// "a `StoreTask` cancelled while one of its actions is reduced starts none of the effects that
+  /// reduction returns, but a `.cancel(id:)` among them still applies".
+  func cancelInCancelledTask(_ effect: Effect<String>) async -> Bool {
+    let (gate, box) = (Gate(), Locked<StoreTask?>(nil))
+    let store = Store<Int, String>(initialState: 0) { _, action in
+      switch action {
+      case "start":
+        return .run { send in
+          await gate.wait()
+          await send("ping")
+        }
+      case "listen": return .run { _ in await untilCancelled() }.cancellable(id: "x")
+      case "ping":
+        box.current?.cancel()
+        return effect
+      default: return .none
+      }
+    }
+    let listening = store.send("listen")
+    let started = store.send("start")
+    box.withLock { $0 = started }
+    gate.open()
+    await finished(started)
+    defer { listening.cancel() }
+    return listening.isCancelled
+  }
+
+  @Test("a .cancel(id:) in a concatenation returned in a cancelled task still applies")
+  func cancelInConcatenationOfCancelledTask() async {
+    #expect(await cancelInCancelledTask(.cancel(id: "x")))
+    #expect(await cancelInCancelledTask(.merge(.cancel(id: "x"), .send("other"))))
+    let applied = await cancelInCancelledTask(.concatenate(.cancel(id: "x"), .send("other")))
+    withKnownIssue("BUG: a concatenation in a cancelled task is skipped whole, its cancel too") {
+      #expect(applied)
     }
   }
 }
