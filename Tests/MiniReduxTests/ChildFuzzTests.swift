@@ -12,6 +12,14 @@ import Testing
 // and `send.dismiss()`. The parent adds, removes and replaces children and cancels ids. The traces
 // compared: the actions reduced, in order; which runs wait on their gates after each step, and
 // whether each woke cancelled; MiniRedux's reports; the final state; each send's `isCancelled`.
+//
+// Each child also has a child of its own (`ifLet`) and a part (`scope`); parents react to their
+// children's actions (remove, replace by the same `id` or another, run or cancel under an id the
+// children use too); children give themselves another `id`; the test cancels sends' tasks. Waits
+// are deterministic: one gate opens at a time, then `TestClock.advance()` lets the store's effects
+// (run on its test executor, which a warm-up sleep hands the clock) run until they wait again.
+// The model follows the docs, but for one known bug it mimics (`mimicsWrongCase`), so that the
+// fuzzer finds others; `ChildFuzzBugTests` pins each bug found as a known issue.
 
 // MARK: - Programs
 
