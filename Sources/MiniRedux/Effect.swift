@@ -443,7 +443,11 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
         }
         pending += parts.effects.reversed().map { ($0, inner) }
       case .concatenate(let parts):
-        guard let lineage = admit(lineage, in: container) else { break }
+        // NB: Unstarted, it is its first step alone, so that a `.cancel(id:)` there applies.
+        guard let lineage = admit(lineage, in: container) else {
+          pending.append((parts.first, container))
+          break
+        }
         let concatenation = Concatenation(lineage, container, ids, parts, origin: origin)
         register(concatenation)
         toAdvance.append(concatenation)

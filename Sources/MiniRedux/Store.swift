@@ -523,6 +523,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       guard find(state) != nil else { return Self.drop(action, gone(state)) }
       var effect = Effect<ChildAction>.none
       modify(&state) { effect = child(&$0, childAction) }
+      if case .report = effect.operation { return effect.map { embed($0) } }  // NB: Dropped inside.
       if let remove, effect.dismissesAtOnce {
         remove(&state)
         Self.dismissed(effect, by: action)
@@ -647,6 +648,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       } else {
         effect = child(&state[keyPath: path][index], childAction)
       }
+      if case .report = effect.operation { return effect.map { embed(id, $0) } }  // Dropped inside.
       if effect.dismissesAtOnce {
         Self.dismissed(effect, by: action, removed: remove(&state[keyPath: path], index))
         return parent(&state, action)

@@ -18,8 +18,7 @@ import Testing
 // children use too); children give themselves another `id`; the test cancels sends' tasks. Waits
 // are deterministic: one gate opens at a time, then `TestClock.advance()` lets the store's effects
 // (run on its test executor, which a warm-up sleep hands the clock) run until they wait again.
-// The model follows the docs, but for one known bug it mimics (`mimicsWrongCase`), so that the
-// fuzzer finds others; `ChildFuzzBugTests` pins each bug found as a known issue.
+// The model follows the docs; `ChildFuzzBugTests` pins each bug the fuzzer found, now fixed.
 
 // MARK: - Programs
 
@@ -567,9 +566,6 @@ final class ModelNode {
   var places: [String: FuzzWho] = [:]
 
   let reactions: [FuzzReaction]
-  /// Whether the model does what the store does, against the docs, with an action for a case of
-  /// the destination that it does not show: its parent reduces it (a known bug, pinned below).
-  var mimicsWrongCase = true
   init(specs: [FuzzSpec], reactions: [FuzzReaction]) {
     (self.specs, self.reactions) = (specs, reactions)
   }
@@ -856,17 +852,6 @@ final class ModelNode {
       }
     case .child(let kind, let id, let action):
       guard var who = present(kind, id) else {
-        if mimicsWrongCase, let dest, [.destA, .destB].contains(kind), kind != dest.kind,
-          case .act(let k) = action,
-          k < reactions.count, reactions[k] != .none
-        {
-          // The known bug (`wrongCaseReachesParent`): the parent reduces the action first.
-          trace.append("re:\(reactions[k])")
-          if reactions[k] == .remove { self.dest = nil }
-          trace.append("!drop")
-          start(self.effect(of: reactions[k], nil), lineage, nil, nil)
-          break
-        }
         trace.append("!drop")
         break
       }
@@ -1189,11 +1174,10 @@ enum ChildFuzz {
   }
 
   /// The model's trace and the store's, for `program`.
-  @MainActor static func check(_ program: FuzzProgram, mimicsWrongCase: Bool = true) async -> (
+  @MainActor static func check(_ program: FuzzProgram) async -> (
     model: [String], store: [String]
   ) {
     let model = FuzzModel(specs: program.specs, reactions: program.reactions)
-    model.mimicsWrongCase = mimicsWrongCase
     for step in program.steps { model.perform(step) }
     let expected = model.finish()
     let actual = await FuzzHarness(specs: program.specs, reactions: program.reactions).run(program)
@@ -1322,7 +1306,7 @@ enum WrongCase {
 }
 
 @MainActor
-@Suite("Child features: bugs the differential fuzzer found")
+@Suite("Child features: what the differential fuzzer found")
 struct ChildFuzzBugTests {
   @Test("an action for a case the destination does not show is dropped, not reduced by the parent")
   func wrongCaseReachesParent() async {
@@ -1342,9 +1326,7 @@ struct ChildFuzzBugTests {
     }
     #expect(store.state.destination == .edit(1))
     #expect(reports.count == 1 && reports.first?.hasPrefix("MiniRedux: dropped") == true)
-    withKnownIssue("BUG: the parent reduces a late action for a case no longer shown") {
-      #expect(store.state.names == ["Blob"])
-    }
+    #expect(store.state.names == ["Blob"])
   }
 
   @Test("the fuzzer's smallest program for it: the parent's reaction removes the other case")
@@ -1352,11 +1334,9 @@ struct ChildFuzzBugTests {
     let program = FuzzProgram(
       specs: [.none], reactions: [.remove],
       steps: [.op(.destB(0)), .child(.destA, id: 0, .act(0))])
-    let (expected, actual) = await ChildFuzz.check(program, mimicsWrongCase: false)
+    let (expected, actual) = await ChildFuzz.check(program)
     #expect(expected.last == "cancelled:11")
-    withKnownIssue("BUG: the parent reduces an action for case a while b is shown, removing b") {
-      #expect(actual == expected)
-    }
+    #expect(actual == expected)
   }
 
   /// A reducer that cancels the task of the send whose action it reduces, as Guarantees puts it:
@@ -1392,8 +1372,6 @@ struct ChildFuzzBugTests {
     #expect(await cancelInCancelledTask(.cancel(id: "x")))
     #expect(await cancelInCancelledTask(.merge(.cancel(id: "x"), .send("other"))))
     let applied = await cancelInCancelledTask(.concatenate(.cancel(id: "x"), .send("other")))
-    withKnownIssue("BUG: a concatenation in a cancelled task is skipped whole, its cancel too") {
-      #expect(applied)
-    }
+    #expect(applied)
   }
 }
