@@ -1022,8 +1022,8 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
 /// }
 /// ```
 @MainActor public final class TestStore<State: Equatable, Action: Sendable> {
-  /// The state of the store under test now: every action reduced so far counts, asserted or not.
-  public var state: State { store.state }
+  /// The state as of the last step asserted (as TCA's); inside a step's closure, what it starts from.
+  public var state: State { shown ?? received.first?.before ?? store.state }
   /// How long `receive` and `finish` wait for effects when you pass no timeout: one second.
   public var timeout: Duration = .seconds(1)
   /// Whether every change and received action must be asserted; ``Exhaustivity/on`` by default.
@@ -1043,6 +1043,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   // NB: Sound: used on the main actor, but for `deinit`'s read, when nothing else can reach it.
   nonisolated(unsafe) private var received: [Step] = []  // What effects caused, in order.
   private var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
+  private var shown: State?  // What `state` is while a step's closure runs.
   private var sent: [Sent] = []  // The test's sends that started effects.
   // The waits in progress, and whether the one in progress timed out.
   private var (waiters, isTimedOut) = ([CheckedContinuation<Void, Never>](), false)
@@ -1148,6 +1149,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
         "\(name): MiniRedux did not reduce the action at once; send to a TestStore only from the "
           + "test, never from inside its reducer or an observer", at)
     }
+    if task.count > 0 { await Task.yield() }  // NB: An effect that returned at once ends now.
     return task
   }
 
@@ -1339,6 +1341,8 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     var (expected, reporter) = (exhaustivity == .on ? step.before : step.after, self.reporter)
     // NB: Pushes in `update` get the ids the step's own pushes got.
     reporter.nextStackID = stackIDs(from: step.stackIDs).next
+    shown = expected
+    defer { shown = nil }
     try miniReduxReporter.withValue(reporter) { try update?(&expected) }
     guard expected != step.after else {
       guard exhaustivity == .on, update != nil, step.before == step.after else { return }

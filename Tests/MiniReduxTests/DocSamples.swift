@@ -1450,6 +1450,9 @@ enum NavigationArticle {
         return .run { send in
           while true {
             try await Task.sleep(for: .seconds(1))
+            // The article's timer ticks each second; a minute here, so that no tick falls between
+            // two steps of the test of its dismissal while tests beside it hold the main actor.
+            try await Task.sleep(for: .seconds(59))
             await send(.tick)
           }
         }

@@ -11,7 +11,7 @@ import Testing
 // the parent, `@Dependency(\.dismiss)` `.dismiss` or `send.dismiss()`. Each test names the TCA test
 // it ports; one suite drives the features with a plain `Store`, as the apps' views do. Where
 // MiniRedux behaves differently, the TCA expectation is kept in `withKnownIssue`, named after the
-// difference, or "BUG:" for a bug (`ExampleAppPortBugTests` has its minimal reproduction).
+// difference.
 
 // MARK: - Helpers
 
@@ -407,24 +407,17 @@ struct ExampleAppPortEffectsTests {
 
   @Test("a timer ticks each second until toggled off (TimersTests.basics)")
   func timers() async throws {
-    // TCA's test ends right after the last toggle, whose `.run` returns at once. MiniRedux has
-    // not yet noted that end when the test store is released, and fails the test with "1 effect
-    // of .toggleTimerButtonTapped still running" (see `ExampleAppPortBugTests`).
-    try await withKnownIssue("BUG: an effect that ended before the release is 'still running'") {
-      let clock = TestClock()
-      let store = TestStore(initialState: ExTimers.State(), ExTimers.reducer(clock: clock))
-      store.timeout = patience
-      try await store.send(.toggleTimerButtonTapped) { $0.isTimerActive = true }
-      await clock.advance(by: .seconds(1))
-      try await store.receive(.timerTicked) { $0.secondsElapsed = 1 }
-      await clock.advance(by: .seconds(5))
-      for seconds in 2...6 {
-        try await store.receive(.timerTicked) { $0.secondsElapsed = seconds }
-      }
-      try await store.send(.toggleTimerButtonTapped) { $0.isTimerActive = false }
-    } matching: {
-      $0.description.contains("still running")
+    let clock = TestClock()
+    let store = TestStore(initialState: ExTimers.State(), ExTimers.reducer(clock: clock))
+    store.timeout = patience
+    try await store.send(.toggleTimerButtonTapped) { $0.isTimerActive = true }
+    await clock.advance(by: .seconds(1))
+    try await store.receive(.timerTicked) { $0.secondsElapsed = 1 }
+    await clock.advance(by: .seconds(5))
+    for seconds in 2...6 {
+      try await store.receive(.timerTicked) { $0.secondsElapsed = seconds }
     }
+    try await store.send(.toggleTimerButtonTapped) { $0.isTimerActive = false }
   }
 
   @Test("the timer test, ended with finish(), passes (TimersTests.basics)")
@@ -2301,19 +2294,12 @@ struct ExampleAppPortSyncUpDetailTests {
     let settingsOpened = Locked(false)
     var speech = ExSyncUps.speech(.denied)
     speech.openSettings = { settingsOpened.withLock { $0 = true } }
-    // TCA's test ends after this send, whose `.run` opens the settings and returns at once.
-    // MiniRedux has not yet noted its end when the test store is released: see
-    // `ExampleAppPortBugTests`.
-    try await withKnownIssue("BUG: an effect that ended before the release is 'still running'") {
-      let store = TestStore(
-        initialState: Detail.State(
-          destination: .alert(.speechRecognitionDenied), syncUp: ExSyncUps.mock),
-        Detail.reducer(speech: speech))
-      try await store.send(.destination(.alert(.openSettings))) { $0.destination = nil }
-      #expect(settingsOpened.current)
-    } matching: {
-      $0.description.contains("still running")
-    }
+    let store = TestStore(
+      initialState: Detail.State(
+        destination: .alert(.speechRecognitionDenied), syncUp: ExSyncUps.mock),
+      Detail.reducer(speech: speech))
+    try await store.send(.destination(.alert(.openSettings))) { $0.destination = nil }
+    #expect(settingsOpened.current)
   }
 
   @Test("continue without recording starts the meeting (continueWithoutRecording)")
@@ -2999,30 +2985,6 @@ struct ExampleAppPortHigherOrderTests {
     try await store.send(.alert(.deleteButtonTapped)) {
       $0.alert = nil
       $0.mode = .notDownloaded
-    }
-  }
-}
-
-// MARK: - Bugs found by these ports
-
-@MainActor
-@Suite("Example apps port: bugs found, minimal reproductions")
-struct ExampleAppPortBugTests {
-  enum Action: Equatable, Sendable { case tap }
-
-  @Test("a test store released after a send whose .run returned at once passes, as TCA's does")
-  func effectThatEndedIsNotStillRunning() async throws {
-    // The `.run` returns at once, and `send` returns once its effects have reached their first
-    // wait or ended, so nothing is left running when the test ends, and TCA's test store passes
-    // such a test. MiniRedux's fails it at release: "1 effect of .tap ... still running". The
-    // effect's end is recorded by a job on the main actor that has not run yet when the test
-    // returns: one `await Task.yield()` after the `send` makes the test pass, and a test whose
-    // last step is a `receive` passes.
-    try await withKnownIssue("BUG: an effect that ended before the release is 'still running'") {
-      let store = TestStore(initialState: 0) { (_: inout Int, _: Action) in .run { _ in } }
-      try await store.send(.tap)
-    } matching: {
-      $0.description.contains("still running")
     }
   }
 }
