@@ -326,9 +326,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       // NB: Reading the state here would crash as an exclusivity violation.
       fatalError(
         "MiniRedux: the state of a Store<\(State.self), \(Action.self)> was read inside its own "
-          + "reducer (store.state, a scoped store's state, or subscribe or scope on a scoped "
-          + "store). Inside the reducer, use the `inout` state it is given; subscribe and scope "
-          + "outside it.")
+          + "reducer (store.state, a scoped store's state, subscribe or scope on a scoped store). "
+          + "Inside the reducer, use the `inout` state given; subscribe and scope outside it.")
     }
     return state
   }
@@ -1100,8 +1099,7 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 // MARK: - Testing
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
   /// Records `message`, if any, as the test's failure at `location`; `false` if none runs. Swift
-  /// Testing and XCTest are found at run time, so that an app links neither.
-  // NB: How the functions are found, and why calling them is sound: HowItWorks, Test failures.
+  /// Testing and XCTest are found at run time, unlinked (how, and why it is sound: HowItWorks).
   nonisolated func recordTestIssue(_ message: String?, at location: StepLocation) -> Bool {
     if case let (t?, i?, l?, c?) = testingTypes, recordIssue(t, i, l, c, message, location) {
       return true

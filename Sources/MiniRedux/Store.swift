@@ -724,8 +724,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       guard let actionName = caseName(action) else {
         preconditionFailure(
           "MiniRedux: cannot read the case of \(Whole.self) \(action): an embedding needs an enum "
-            + "with reflection metadata. Pass `extract:` a closure that extracts the child's "
-            + "action.")
+            + "with reflection metadata. Pass `extract:`, a closure extracting the child's action.")
       }
       guard actionName == name || name == nil && !others.contains(actionName) else { return nil }
       let payload = casePayload(of: action, as: Payload.self)

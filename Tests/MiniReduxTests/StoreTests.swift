@@ -364,7 +364,7 @@ struct ReducerMisuseTests {
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("MiniRedux: the state of a Store<Int, Action> was read inside"))
-    #expect(message.contains("Inside the reducer, use the `inout` state it is given"))
+    #expect(message.contains("Inside the reducer, use the `inout` state given"))
     #expect(!message.contains("Simultaneous accesses"))
   }
 
