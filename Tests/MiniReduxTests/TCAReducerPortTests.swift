@@ -232,7 +232,8 @@ struct TCAReducerPortPresentationTests {
     try await store.finish()
   }
 
-  @Test("an alert's button closes it; the parent hears it (testInertPresentation_automaticDismissal)")
+  @Test(
+    "an alert's button closes it; the parent hears it (testInertPresentation_automaticDismissal)")
   func inertAutomaticDismissal() async throws {
     let store = TestStore(initialState: Alerting(), Self.alerting)
     try await store.send(.presentAlert) { $0.alert = "Uh oh!" }
@@ -262,7 +263,8 @@ struct TCAReducerPortPresentationTests {
     enum InnerAction: Equatable, Sendable { case openChild, child(RPTicker.Action) }
   }
 
-  @Test("a child of a scoped container dismisses itself, twice (rehydratedDestination_childDismissal)")
+  @Test(
+    "a child of a scoped container dismisses itself, twice (rehydratedDestination_childDismissal)")
   func rehydratedChildDismissal() async throws {
     let inner = Reduce<Container.Inner, ContainerAction.InnerAction> { _, _ in .none }
       .ifLet(
@@ -613,7 +615,8 @@ struct TCAReducerPortPresentationTests {
     try await store.finish()
   }
 
-  @Test("a reducer before or after the ifLet nils the child; its effect ends (testOuterCancellation)")
+  @Test(
+    "a reducer before or after the ifLet nils the child; its effect ends (testOuterCancellation)")
   func outerCancellation() async throws {
     enum Action: Equatable, Sendable { case child(RPTicker.Action), tapAfter, tapBefore, tapChild }
     let before: Reducer<RPSheet.State, Action> = { state, action in
@@ -653,13 +656,14 @@ struct TCAReducerPortPresentationTests {
     }
   }
   indirect enum NestedAction: Equatable, Sendable {
-    case child(NestedAction), dismissButtonTapped, presentButtonTapped
+    case child(NestedAction), dismissButtonTapped, presentButtonTapped, listen
   }
   static func nested(_ state: inout Nested, _ action: NestedAction) -> Effect<NestedAction> {
     Reduce<Nested, NestedAction> { state, action in
       switch action {
       case .child: return .none
       case .dismissButtonTapped: return .run { send in await send.dismiss() }
+      case .listen: return .run { _ in await untilCancelled() }
       case .presentButtonTapped:
         state.child = Nested()
         return .none
@@ -709,7 +713,9 @@ struct TCAReducerPortStackTests {
   @Test("push, then pop from the parent (testPresent, testDismissFromParent)")
   func presentAndDismissFromParent() async throws {
     let store = TestStore(initialState: RPStack.State(), RPStack.reducer(TestClock()))
-    try await store.send(.push(RPTicker.State(count: 1))) { $0.path.append(RPTicker.State(count: 1)) }
+    try await store.send(.push(RPTicker.State(count: 1))) {
+      $0.path.append(RPTicker.State(count: 1))
+    }
     try await store.send(.path(id: 0, .increment)) { $0.path[id: 0]?.count = 2 }
     try await store.send(.popFrom(0)) { $0.path = StackState() }
     try await store.finish()
@@ -818,7 +824,8 @@ struct TCAReducerPortStackTests {
     try await store.finish()
   }
 
-  @Test("an action for an id not in the stack fails the step (testSendActionWithIDThatDoesNotExist)")
+  @Test(
+    "an action for an id not in the stack fails the step (testSendActionWithIDThatDoesNotExist)")
   func sendActionWithIDThatDoesNotExist() async throws {
     let store = TestStore(
       initialState: RPStack.State(path: [RPTicker.State()]), RPStack.reducer(TestClock()))
@@ -867,7 +874,8 @@ struct TCAReducerPortStackTests {
     let reducer = Reduce<RPStack.State, RPStack.Action> { _, _ in .none }
       .forEach(\.path, action: RPStack.Action.path, child: child)
     let store = TestStore(
-      initialState: RPStack.State(path: [RPTicker.State(count: 1), RPTicker.State(count: 2)]), reducer)
+      initialState: RPStack.State(path: [RPTicker.State(count: 1), RPTicker.State(count: 2)]),
+      reducer)
     store.timeout = patience
     try await store.send(.path(id: 0, .start))
     try await store.send(.path(id: 1, .start))
@@ -1087,7 +1095,8 @@ struct TCAReducerPortCaseTests {
   enum Identified: Equatable { case child(RPTicker.State) }
   enum IdentifiedAction: Equatable, Sendable { case child(RPTicker.Action), newChild }
 
-  @Test("a case's child with a new id: TCA ends the old one's effect (IfCaseLet.testIdentifiableChild)")
+  @Test(
+    "a case's child with a new id: TCA ends the old one's effect (IfCaseLet.testIdentifiableChild)")
   func identifiableChild() async throws {
     let clock = TestClock()
     let child: Reducer<RPTicker.State, RPTicker.Action> = { state, action in
@@ -1192,6 +1201,141 @@ struct TCAReducerPortCaseTests {
     } matching: {
       $0.description.contains("dropped")
     }
+    try await store.finish()
+  }
+}
+
+// MARK: - Probes of the same rules, beyond TCA's tests
+
+@MainActor
+@Suite("TCA port: probes of the rules TCA's navigation tests rely on")
+struct TCAReducerPortProbeTests {
+  @Test(
+    "a stack built before the test store keeps the process's ids (testDismissFromDeepLinkedChild)")
+  func deepLinkedStackBuiltBefore() async throws {
+    // TCA's test builds the stack before its test store and names its screen `id: 0`. The process
+    // gives ids from one counter: take one, so that 0 is surely not this stack's.
+    _ = [0] as StackState<Int>
+    var path = StackState<RPTicker.State>()
+    path.append(RPTicker.State())
+    path.append(RPTicker.State())
+    let ids = path.ids
+    let store = TestStore(initialState: RPStack.State(path: path), RPStack.reducer(TestClock()))
+    store.timeout = patience
+    await withKnownIssue(
+      "A stack built before the test store keeps the ids the process gave it (Guarantees)"
+    ) {
+      try await store.send(.path(id: 0, .increment)) { $0.path[id: 0]?.count = 1 }
+    }
+    try await store.send(.path(id: ids[1], .close))
+    try await store.receiveDismiss { $0.path.removeLast() }
+    try await store.finish()
+  }
+
+  @Test("a grandchild in a scoped container: its timer ends when the app nils it")
+  func scopedContainerGrandchildEffects() async throws {
+    let clock = TestClock()
+    let inner = Reduce<
+      TCAReducerPortPresentationTests.Container.Inner,
+      TCAReducerPortPresentationTests.ContainerAction.InnerAction
+    > { _, _ in .none }
+    .ifLet(
+      \.child, action: TCAReducerPortPresentationTests.ContainerAction.InnerAction.child,
+      child: RPTicker.reducer(clock))
+    enum Action: Equatable, Sendable {
+      case container(TCAReducerPortPresentationTests.ContainerAction.InnerAction), close
+    }
+    let reducer = Reduce<TCAReducerPortPresentationTests.Container, Action> { state, action in
+      if action == .container(.openChild) { state.container.child = RPTicker.State() }
+      if action == .close { state.container.child = nil }
+      return .none
+    }
+    .scope(\.container, action: Action.container, child: inner)
+    let store = TestStore(initialState: TCAReducerPortPresentationTests.Container(), reducer)
+    store.timeout = patience
+    try await store.send(.container(.openChild)) { $0.container.child = RPTicker.State() }
+    try await store.send(.container(.child(.start)))
+    await clock.advance(by: .seconds(1))
+    try await store.receive(.container(.child(.tick))) { $0.container.child?.count = 1 }
+    try await store.send(.close) { $0.container.child = nil }
+    await clock.advance(by: .seconds(1))
+    try await store.finish()
+  }
+
+  struct Row: Equatable, Identifiable {
+    var id: Int
+    var sheet: RPTicker.State?
+  }
+  enum RowAction: Equatable, Sendable { case sheet(RPTicker.Action), present }
+  struct Rows: Equatable { var rows: [Row] = [] }
+  enum RowsAction: Equatable, Sendable { case row(id: Int, RowAction) }
+
+  @Test("a row's sheet that dismisses itself closes the sheet, not the row")
+  func rowSheetDismissesItself() async throws {
+    let clock = TestClock()
+    let row = Reduce<Row, RowAction> { state, action in
+      if action == .present { state.sheet = RPTicker.State() }
+      return .none
+    }
+    .ifLet(\.sheet, action: RowAction.sheet, child: RPTicker.reducer(clock))
+    let reducer = Reduce<Rows, RowsAction> { _, _ in .none }
+      .forEach(\.rows, action: RowsAction.row, child: row)
+    let store = TestStore(initialState: Rows(rows: [Row(id: 1), Row(id: 2)]), reducer)
+    store.timeout = patience
+    try await store.send(.row(id: 2, .present)) { $0.rows[1].sheet = RPTicker.State() }
+    try await store.send(.row(id: 2, .sheet(.start)))
+    try await store.send(.row(id: 2, .sheet(.close)))
+    try await store.receiveDismiss { $0.rows[1].sheet = nil }
+    await clock.advance(by: .seconds(1))
+    try await store.finish()
+  }
+
+  struct Form: Equatable {
+    struct Header: Equatable { var title = "" }
+    var header = Header()
+    var ticker = RPTicker.State()
+  }
+  enum FormAction: Equatable, Sendable { case header(HeaderAction), ticker(RPTicker.Action) }
+  enum HeaderAction: Equatable, Sendable { case cancelTapped }
+  struct Screen: Equatable { var form: Form? }
+  enum ScreenAction: Equatable, Sendable { case form(FormAction), present }
+
+  @Test("a part scoped into a sheet dismisses the sheet, whose timer ends")
+  func scopedPartDismissesItsFeature() async throws {
+    let clock = TestClock()
+    let form = Reduce<Form, FormAction> { _, _ in .none }
+      .scope(\.header, action: FormAction.header) { _, _ in .dismiss }
+      .scope(\.ticker, action: FormAction.ticker, child: RPTicker.reducer(clock))
+    let reducer = Reduce<Screen, ScreenAction> { state, action in
+      if action == .present { state.form = Form() }
+      return .none
+    }
+    .ifLet(\.form, action: ScreenAction.form, child: form)
+    let store = TestStore(initialState: Screen(), reducer)
+    store.timeout = patience
+    try await store.send(.present) { $0.form = Form() }
+    try await store.send(.form(.ticker(.start)))
+    await clock.advance(by: .seconds(1))
+    try await store.receive(.form(.ticker(.tick))) { $0.form?.ticker.count = 1 }
+    try await store.send(.form(.header(.cancelTapped))) { $0.form = nil }
+    await clock.advance(by: .seconds(1))
+    try await store.finish()
+  }
+
+  @Test("a feature nested in itself: dismissing the middle ends the innermost's timer")
+  func nestedMiddleDismissEndsInnermost() async throws {
+    typealias P = TCAReducerPortPresentationTests
+    let store = TestStore(initialState: P.Nested(), P.nested)
+    store.timeout = patience
+    try await store.send(.presentButtonTapped) { $0.child = P.Nested() }
+    try await store.send(.child(.presentButtonTapped)) { $0.child?.child = P.Nested() }
+    try await store.send(.child(.child(.presentButtonTapped))) {
+      $0.child?.child?.child = P.Nested()
+    }
+    try await store.send(.child(.child(.child(.listen))))
+    try await store.send(.child(.child(.listen)))
+    try await store.send(.child(.dismissButtonTapped))
+    try await store.receiveDismiss { $0.child = nil }
     try await store.finish()
   }
 }
