@@ -18,6 +18,9 @@ import Testing
 // children use too); children give themselves another `id`; the test cancels sends' tasks. Waits
 // are deterministic: one gate opens at a time, then `TestClock.advance()` lets the store's effects
 // (run on its test executor, which a warm-up sleep hands the clock) run until they wait again.
+// Some sends go through stores scoped to a child, or to its own child, made while it is there and
+// kept after it went; after each step the traces show their states and, for each send's task,
+// whether `finish()` would wait and what `isCancelled` reads.
 // The model follows the docs; `ChildFuzzBugTests` pins each bug the fuzzer found, now fixed.
 
 // MARK: - Programs
@@ -108,6 +111,11 @@ enum FuzzStep: Equatable, CustomStringConvertible {
   case open(Int)
   /// `cancel()` on the task of the root send of that index.
   case cancelTask(Int)
+  /// A send through a store scoped to that child, made the first time (`scope(state:action:)` to
+  /// optional state) while the child is there, and kept: after the child went, it is stale.
+  case scoped(FuzzKind, id: Int, FuzzKidAction)
+  /// `.act(k)` through a store scoped to the child's own child, from the child's scoped store.
+  case scopedInner(FuzzKind, id: Int, Int)
 
   var description: String {
     switch self {
@@ -115,6 +123,8 @@ enum FuzzStep: Equatable, CustomStringConvertible {
     case .op(let op): ".op(.\(op))"
     case .open(let gate): ".open(\(gate))"
     case .cancelTask(let index): ".cancelTask(\(index))"
+    case .scoped(let kind, let id, let action): ".scoped(.\(kind), id: \(id), .\(action))"
+    case .scopedInner(let kind, let id, let k): ".scopedInner(.\(kind), id: \(id), \(k))"
     }
   }
 }
@@ -404,9 +414,34 @@ enum FuzzAction: Equatable, Sendable {
         case .child(let kind, let id, let action):
           tasks.append(store.send(self.action(kind, id, action, store.state)))
         case .cancelTask(let index): if index < tasks.count { tasks[index].cancel() }
+        case .scoped(let kind, let id, let action):
+          let key = fuzzScopeKey(kind, id)
+          if let scoped = scopes.first(where: { $0.key == key })?.store {
+            tasks.append(scoped.send(action))
+          } else if let scoped = scope(store, kind, id) {
+            scopes.append((key, scoped))
+            tasks.append(scoped.send(action))
+          } else {
+            trace.append("noscope")
+          }
+        case .scopedInner(let kind, let id, let k):
+          let key = fuzzScopeKey(kind, id)
+          var outer = scopes.first { $0.key == key }?.store
+          if outer == nil, let made = scope(store, kind, id) {
+            (outer, scopes) = (made, scopes + [(key, made)])
+          }
+          if let scoped = inners.first(where: { $0.key == key })?.store {
+            tasks.append(scoped.send(.act(k)))
+          } else if let scoped = outer?.scope(state: \.inner, action: FuzzKidAction.inner) {
+            inners.append((key, scoped))
+            tasks.append(scoped.send(.act(k)))
+          } else {
+            trace.append("noscope")
+          }
         }
         await settle()
         trace.append("wait:\(waiting())")
+        traceScopes(tasks)
       }
       // Opens every gate a run waits on, the oldest first, until none waits.
       while let number = gates.indices.first(where: { gates[$0].waiterCount > 0 }) {
@@ -422,6 +457,43 @@ enum FuzzAction: Equatable, Sendable {
   }
 
   func waiting() -> [Int] { gates.indices.filter { gates[$0].waiterCount > 0 } }
+
+  /// Writes the scoped stores' states and the sends' tasks to the trace.
+  func traceScopes(_ tasks: [StoreTask]) {
+    trace.append("scoped:" + scopes.map { "\($0.key)=\(fuzzDescribe($0.store.state))" }.joined())
+    trace.append("inner:" + inners.map { "\($0.key)=\(fuzzDescribe($0.store.state))" }.joined())
+    trace.append("tasks:" + tasks.map(fuzzDescribe).joined())
+  }
+
+  /// The stores scoped to children, in the order they were made.
+  var scopes: [(key: String, store: Store<FuzzKid, FuzzKidAction>)] = []
+  /// The stores scoped to a child's own child, from the child's scoped store.
+  var inners: [(key: String, store: Store<FuzzInner, FuzzInnerAction>)] = []
+
+  /// A store scoped to the child, if it is there: the sheet or the destination's case whatever
+  /// its `id`, a row by its `id`, a screen by the stack's id of the screen whose `id` that is.
+  func scope(_ store: Store<FuzzParent, FuzzAction>, _ kind: FuzzKind, _ id: Int)
+    -> Store<FuzzKid, FuzzKidAction>?
+  {
+    switch kind {
+    case .sheet: return store.scope(state: \.sheet, action: FuzzAction.sheet)
+    case .destA:
+      return store.scope(
+        state: { if case .a(let kid) = $0.dest { kid } else { nil } },
+        action: { FuzzAction.dest(.a($0)) })
+    case .destB:
+      return store.scope(
+        state: { if case .b(let kid) = $0.dest { kid } else { nil } },
+        action: { FuzzAction.dest(.b($0)) })
+    case .row:
+      return store.scope(
+        state: { $0.rows.first { $0.id == id } }, action: { FuzzAction.row(id: id, $0) })
+    case .path:
+      guard let index = store.state.path.firstIndex(where: { $0.id == id }) else { return nil }
+      let screen = store.state.path.ids[index]
+      return store.scope(state: { $0.path[id: screen] }, action: { .path(id: screen, $0) })
+    }
+  }
 
   func settle() async {
     await clock.advance()
@@ -456,12 +528,32 @@ enum FuzzAction: Equatable, Sendable {
 func fuzzDescribe(
   _ sheet: FuzzKid?, _ dest: (String, FuzzKid)?, _ rows: [FuzzKid], _ path: [FuzzKid]
 ) -> String {
-  func kid(_ kid: FuzzKid) -> String {
-    "\(kid.id).\(kid.n)" + (kid.inner.map { "(i\($0.id).\($0.n))" } ?? "") + "p\(kid.part.n)"
-  }
+  let kid: (FuzzKid) -> String = fuzzDescribe
   let (rows, path) = (rows.map(kid).joined(separator: ","), path.map(kid).joined(separator: ","))
   return "sheet=\(sheet.map(kid) ?? "nil") dest=\(dest.map { $0.0 + kid($0.1) } ?? "nil") "
     + "rows=[\(rows)] path=[\(path)]"
+}
+
+/// A child's state, as the traces show it.
+func fuzzDescribe(_ kid: FuzzKid) -> String {
+  "\(kid.id).\(kid.n)" + (kid.inner.map { "(i\($0.id).\($0.n))" } ?? "") + "p\(kid.part.n)"
+}
+
+/// A child's own child's state, as the traces show it.
+func fuzzDescribe(_ inner: FuzzInner) -> String { "i\(inner.id).\(inner.n)" }
+
+/// The key of a store scoped to a child.
+func fuzzScopeKey(_ kind: FuzzKind, _ id: Int) -> String {
+  kind == .row || kind == .path ? "\(kind.rawValue)\(id)" : kind.rawValue
+}
+
+/// A send's task, as the traces show it: whether `finish()` would wait for effects of it
+/// (upper case) and whether it reads `isCancelled`.
+@MainActor func fuzzDescribe(_ task: StoreTask) -> String {
+  fuzzTask(pending: task.count > 0, cancelled: task.isCancelled)
+}
+func fuzzTask(pending: Bool, cancelled: Bool) -> String {
+  pending ? (cancelled ? "X" : "P") : (cancelled ? "x" : ".")
 }
 
 /// A report, as the traces name it.
@@ -564,6 +656,25 @@ final class ModelNode {
   var finishedOne: Set<Int> = []
   var cancelledLineages: Set<Int> = []
   var places: [String: FuzzWho] = [:]
+  /// The stores scoped to children, in the order they were made, each with the state it last saw.
+  var scopes: [(key: String, kind: FuzzKind, id: Int, last: FuzzKid)] = []
+  /// The stores scoped to a child's own child, from the child's scoped store, by its key.
+  var inners: [(key: String, last: FuzzInner)] = []
+
+  /// A scoped store's state: its child's, while it is there; else the last it saw.
+  func scoped(_ key: String) -> FuzzKid? {
+    guard let scope = scopes.first(where: { $0.key == key }) else { return nil }
+    return present(scope.kind, scope.id).flatMap(kid) ?? scope.last
+  }
+
+  /// Makes the store scoped to a child, if it is not made and the child is there; whether it is.
+  func makeScope(_ kind: FuzzKind, _ id: Int) -> Bool {
+    let key = fuzzScopeKey(kind, id)
+    if scopes.contains(where: { $0.key == key }) { return true }
+    guard let who = present(kind, id), let kid = kid(who) else { return false }
+    scopes.append((key, kind, id, kid))
+    return true
+  }
 
   let reactions: [FuzzReaction]
   init(specs: [FuzzSpec], reactions: [FuzzReaction]) {
@@ -949,7 +1060,7 @@ final class ModelNode {
         start(.cancellable(place(who), inFlight: false, placed), lineage, nil, who)
       }
       if !parentEffect.isNone { start(parentEffect, lineage, nil, nil) }
-    case .open, .cancelTask: break
+    case .open, .cancelTask, .scoped, .scopedInner: break
     }
     endGoneChildren()
   }
@@ -967,6 +1078,15 @@ final class ModelNode {
       }
     }
     isSending = false
+    // NB: The store's observers, the scoped stores among them, hear of what happened.
+    for index in scopes.indices {
+      if let who = present(scopes[index].kind, scopes[index].id), let kid = kid(who) {
+        scopes[index].last = kid
+      }
+    }
+    for index in inners.indices {
+      if let inner = scoped(inners[index].key)?.inner { inners[index].last = inner }
+    }
   }
 
   func send(_ action: FuzzStep) {
@@ -1015,8 +1135,41 @@ final class ModelNode {
     case .open(let gate): open(gate)
     case .cancelTask(let index): cancelTask(index)
     case .child, .op: send(step)
+    case .scoped(let kind, let id, let action):
+      if makeScope(kind, id) {
+        send(.child(kind, id: id, action))
+      } else {
+        trace.append("noscope")
+      }
+    case .scopedInner(let kind, let id, let k):
+      let key = fuzzScopeKey(kind, id)
+      if makeScope(kind, id), !inners.contains(where: { $0.key == key }),
+        let inner = scoped(key)?.inner
+      {
+        inners.append((key, inner))
+      }
+      if inners.contains(where: { $0.key == key }) {
+        send(.child(kind, id: id, .inner(.act(k))))
+      } else {
+        trace.append("noscope")
+      }
     }
     trace.append("wait:\(waiting.keys.sorted())")
+    trace.append("scoped:" + scopes.map { "\($0.key)=\(fuzzDescribe(scoped($0.key)!))" }.joined())
+    let inners = inners.map { inner in
+      "\(inner.key)=\(fuzzDescribe(scoped(inner.key)?.inner ?? inner.last))"
+    }
+    trace.append("inner:" + inners.joined())
+    trace.append("tasks:" + (0..<lineages).map(describeTask).joined())
+  }
+
+  /// A send's task: whether effects of it are in flight, and whether it reads `isCancelled`.
+  func describeTask(_ lineage: Int) -> String {
+    let effects = alive.filter { $0.lineage == lineage && !$0.isGroup }
+    let cancelled =
+      cancelledLineages.contains(lineage)
+      || !finishedOne.contains(lineage) && !effects.contains(where: \.isRunning)
+    return fuzzTask(pending: !effects.isEmpty, cancelled: cancelled)
   }
 
   func finish() -> [String] {
@@ -1163,7 +1316,19 @@ enum ChildFuzz {
             action = .setID(kind == .row ? free[rng.next(free.count)] : rng.next(3), k)
           }
         }
-        step = .child(kind, id: id, action)
+        // NB: Some through a store scoped to the child, which may outlive it.
+        if rng.next(3) != 0 {
+          step = .child(kind, id: id, action)
+        } else if rng.next(2) == 0 {
+          // NB: A store scoped to an inner child is made once there is one; first, one to show.
+          let key = fuzzScopeKey(kind, id)
+          let shown = model.present(kind, id).flatMap(model.kid)?.inner != nil
+          step =
+            shown || model.inners.contains { $0.key == key }
+            ? .scopedInner(kind, id: id, k) : .scoped(kind, id: id, .showInner(k % 2))
+        } else {
+          step = .scoped(kind, id: id, action)
+        }
       } else {
         step = .op(op(model, &rng, &nextScreen))
       }
@@ -1329,6 +1494,26 @@ struct ChildFuzzBugTests {
     #expect(store.state.names == ["Blob"])
   }
 
+  @Test("a store scoped to a gone child keeps its last state and drops sends, with a report")
+  func scopedStoreOfGoneChild() async {
+    let program = FuzzProgram(
+      specs: [.run(.send(1))], reactions: [],
+      steps: [
+        .op(.showSheet(0)), .scoped(.sheet, id: 0, .act(0)), .op(.sheetNil),
+        .scoped(.sheet, id: 0, .act(1)), .scopedInner(.sheet, id: 0, 1),
+        .op(.addRow(3)), .scoped(.row, id: 3, .showInner(1)), .scopedInner(.row, id: 3, 1),
+        .op(.removeRow(3)), .scopedInner(.row, id: 3, 1),
+      ])
+    let (expected, actual) = await ChildFuzz.check(program)
+    #expect(expected.contains("scoped:S=0.1p0"))
+    #expect(expected.contains("inner:R3=i1.1"))
+    // NB: The sheet's scoped store saw no inner child: no store is scoped to one, nothing sent.
+    #expect(expected.contains("noscope"))
+    #expect(expected.filter { $0 == "!drop" }.count == 2)
+    #expect(expected.last == "cancelled:111111111")
+    #expect(actual == expected)
+  }
+
   @Test("the fuzzer's smallest program for it: the parent's reaction removes the other case")
   func wrongCaseReachesParentFuzzed() async {
     let program = FuzzProgram(
@@ -1373,5 +1558,102 @@ struct ChildFuzzBugTests {
     #expect(await cancelInCancelledTask(.merge(.cancel(id: "x"), .send("other"))))
     let applied = await cancelInCancelledTask(.concatenate(.cancel(id: "x"), .send("other")))
     #expect(applied)
+  }
+}
+
+// MARK: - Debounce in children
+
+/// A sheet and two rows whose reducers debounce under an id their parent uses too.
+enum ChildDebounce {
+  enum Action: Equatable, Sendable {
+    case sheet(KidAction), row(id: Int, KidAction)
+    case show, hide, cancel, listen, debounce, tick, warm
+  }
+  enum KidAction: Equatable, Sendable { case run, send, merge, done }
+  struct Kid: Equatable, Identifiable, Sendable {
+    var id: Int
+    var n = 0
+  }
+  struct State: Equatable {
+    var sheet: Kid?
+    var rows = [Kid(id: 0), Kid(id: 1)]
+  }
+
+  /// Runs `sends` on a store, then advances its clock past every debounce: what was reduced, and
+  /// each send's task as the fuzzer's traces show it (`finish()` would wait, `isCancelled`).
+  @MainActor static func run(_ sends: [Action]) async -> (seen: [String], tasks: String) {
+    let (clock, seen) = (TestClock(), Recorder<String>())
+    let kid = Reduce<Kid, KidAction> { state, action in
+      let done = Effect<KidAction>.run { send in await send(.done) }
+      switch action {
+      case .run: return done.debounce(id: "x", for: .seconds(1), clock: clock)
+      case .send: return .send(.done).debounce(id: "x", for: .seconds(1), clock: clock)
+      case .merge:
+        return .merge(.send(.done), done).debounce(id: "x", for: .seconds(1), clock: clock)
+      case .done:
+        state.n += 1
+        seen.append("\(state.id)")
+        return .none
+      }
+    }
+    let reducer = Reduce<State, Action> { state, action in
+      switch action {
+      case .show: state.sheet = Kid(id: 7)
+      case .hide: state.sheet = nil
+      case .cancel: return .cancel(id: "x")
+      case .listen: return .run { _ in await untilCancelled() }.cancellable(id: "x")
+      case .debounce: return .send(.tick).debounce(id: "x", for: .seconds(1), clock: clock)
+      case .tick: seen.append("tick")
+      case .warm: return .run { _ in try? await clock.sleep(for: .zero) }
+      case .sheet, .row: break
+      }
+      return .none
+    }
+    .ifLet(\.sheet, action: Action.sheet, child: kid)
+    .forEach(\.rows, action: Action.row, child: kid)
+    let store = Store(initialState: State(), reducer)
+    // NB: Puts the store's effects' executor in the clock's hands, as the fuzzer's `.warm`.
+    store.send(.warm)
+    await clock.advance()
+    let tasks = sends.map { store.send($0) }
+    await clock.advance(by: .seconds(2))
+    let shown = tasks.map(fuzzDescribe).joined()
+    for task in tasks { task.cancel() }
+    await finished(tasks)
+    return (seen.values, shown)
+  }
+}
+
+@MainActor
+@Suite("Child features: debounce inside children, against the docs")
+struct ChildDebounceTests {
+  @Test("a child's debounce ends with the child, in its pause")
+  func removedInPause() async {
+    let (seen, tasks) = await ChildDebounce.run([.show, .sheet(.run), .hide])
+    #expect(seen == [] && tasks == "xxx")
+  }
+
+  @Test("a parent's .cancel(id:) and its debounce under the id reach a child's debounce")
+  func parentReachesDown() async {
+    let cancelled = await ChildDebounce.run([.show, .sheet(.run), .cancel])
+    #expect(cancelled.seen == [] && cancelled.tasks == "xxx")
+    let replaced = await ChildDebounce.run([.show, .sheet(.run), .debounce])
+    #expect(replaced.seen == ["tick"] && replaced.tasks == "xx.")
+  }
+
+  @Test("a child's debounce never cancels its parent's effect under the id, nor another row's")
+  func childIDsAreItsOwn() async {
+    let parent = await ChildDebounce.run([.show, .listen, .sheet(.run)])
+    #expect(parent.seen == ["7"] && parent.tasks == "xP.")
+    let rows = await ChildDebounce.run([.row(id: 0, .merge), .row(id: 1, .run)])
+    #expect(rows.seen.sorted() == ["0", "0", "1"] && rows.tasks == "..")
+  }
+
+  @Test("a newer debounce replaces the older; the pause of one that finishes is not a cancel")
+  func newerReplacesOlder() async {
+    let (seen, tasks) = await ChildDebounce.run([.show, .sheet(.run), .sheet(.send)])
+    #expect(seen == ["7"] && tasks == "xx.")
+    let merged = await ChildDebounce.run([.show, .sheet(.merge)])
+    #expect(merged.seen == ["7", "7"] && merged.tasks == "x.")
   }
 }
