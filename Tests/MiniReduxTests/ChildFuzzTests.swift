@@ -20,7 +20,9 @@ import Testing
 // (run on its test executor, which a warm-up sleep hands the clock) run until they wait again.
 // Some sends go through stores scoped to a child, or to its own child, made while it is there and
 // kept after it went; after each step the traces show their states and, for each send's task,
-// whether `finish()` would wait and what `isCancelled` reads.
+// whether `finish()` would wait and what `isCancelled` reads. Specs `debounce` on a clock of their
+// own, each for a duration of its own, which a step advances past every pause, so that the pauses
+// it ends end in a known order.
 // The model follows the docs; `ChildFuzzBugTests` pins each bug the fuzzer found, now fixed.
 
 // MARK: - Programs
@@ -47,6 +49,8 @@ indirect enum FuzzSpec: Equatable, Sendable {
   case none, send(Int), run(FuzzRun), cancel(Int), dismiss
   case cancellable(Int, inFlight: Bool, FuzzSpec)
   case merge([FuzzSpec]), concatenate([FuzzSpec])
+  /// `debounce(id:for:clock:)` on the debounce clock, for a duration of its own.
+  case debounce(Int, FuzzSpec)
 }
 
 /// The parent's own actions.
@@ -116,6 +120,8 @@ enum FuzzStep: Equatable, CustomStringConvertible {
   case scoped(FuzzKind, id: Int, FuzzKidAction)
   /// `.act(k)` through a store scoped to the child's own child, from the child's scoped store.
   case scopedInner(FuzzKind, id: Int, Int)
+  /// Advances the debounce clock past every debounce's pause.
+  case advanceClock
 
   var description: String {
     switch self {
@@ -125,6 +131,7 @@ enum FuzzStep: Equatable, CustomStringConvertible {
     case .cancelTask(let index): ".cancelTask(\(index))"
     case .scoped(let kind, let id, let action): ".scoped(.\(kind), id: \(id), .\(action))"
     case .scopedInner(let kind, let id, let k): ".scopedInner(.\(kind), id: \(id), \(k))"
+    case .advanceClock: ".advanceClock"
     }
   }
 }
@@ -196,6 +203,10 @@ enum FuzzAction: Equatable, Sendable {
   let trace = Recorder<String>()
   var gates: [Gate] = []
   let clock = TestClock()
+  /// The debounces' clock, and how many debounces were built: each pauses for a duration of its
+  /// own, so that those a step wakes wake in an order known.
+  let debounceClock = TestClock()
+  var pauses = 0
 
   init(specs: [FuzzSpec], reactions: [FuzzReaction]) {
     (self.specs, self.reactions) = (specs, reactions)
@@ -250,6 +261,10 @@ enum FuzzAction: Equatable, Sendable {
       return build(inner, act).cancellable(id: id, cancelInFlight: inFlight)
     case .merge(let parts): return .merge(parts.map { build($0, act) })
     case .concatenate(let parts): return .concatenate(parts.map { build($0, act) })
+    case .debounce(let id, let inner):
+      let effect = build(inner, act)
+      pauses += 1
+      return effect.debounce(id: id, for: .milliseconds(pauses), clock: debounceClock)
     }
   }
 
@@ -382,8 +397,11 @@ enum FuzzAction: Equatable, Sendable {
       case .warm:
         // NB: Puts the store's effects' executor in the clock's hands, so that `advance()` waits
         // for them: the test's deterministic wait.
-        let clock = clock
-        return .run { _ in try? await clock.sleep(for: .zero) }
+        let (clock, debounceClock) = (clock, debounceClock)
+        return .run { _ in
+          try? await clock.sleep(for: .zero)
+          try? await debounceClock.sleep(for: .zero)
+        }
       }
       return .none
     }
@@ -405,6 +423,8 @@ enum FuzzAction: Equatable, Sendable {
     await miniReduxReporter.withValue(reporter { trace.append(fuzzReport($0)) }) {
       store.send(.op(.warm))
       await settle()
+      await debounceClock.advance()
+      await settle()
       var tasks: [StoreTask] = []
       for step in program.steps {
         switch step {
@@ -414,6 +434,7 @@ enum FuzzAction: Equatable, Sendable {
         case .child(let kind, let id, let action):
           tasks.append(store.send(self.action(kind, id, action, store.state)))
         case .cancelTask(let index): if index < tasks.count { tasks[index].cancel() }
+        case .advanceClock: await debounceClock.advance(by: .seconds(1000))
         case .scoped(let kind, let id, let action):
           let key = fuzzScopeKey(kind, id)
           if let scoped = scopes.first(where: { $0.key == key })?.store {
@@ -443,9 +464,17 @@ enum FuzzAction: Equatable, Sendable {
         trace.append("wait:\(waiting())")
         traceScopes(tasks)
       }
-      // Opens every gate a run waits on, the oldest first, until none waits.
-      while let number = gates.indices.first(where: { gates[$0].waiterCount > 0 }) {
-        gates[number].open()
+      // Opens every gate a run waits on, the oldest first, and ends the debounces' pauses, until
+      // nothing runs.
+      for _ in 0..<1000 {
+        if let number = gates.indices.first(where: { gates[$0].waiterCount > 0 }) {
+          gates[number].open()
+        } else if tasks.contains(where: { $0.count > 0 }) {
+          await debounceClock.advance(by: .seconds(1000))
+          trace.append("clock")
+        } else {
+          break
+        }
         await settle()
         trace.append("wait:\(waiting())")
       }
@@ -569,6 +598,8 @@ func fuzzReport(_ message: String) -> String {
 /// An effect as the model runs it: ids are names, a child's own prefixed with the child.
 indirect enum ModelEffect {
   case none, send(Int), run(Int, FuzzRun), cancel(String), dismiss
+  /// A debounce's pause, of that number.
+  case pause(Int)
   case cancellable(String, inFlight: Bool, ModelEffect)
   /// The effects of another child than the one around, as a parent's reaction in its child's.
   case owned(FuzzWho, ModelEffect)
@@ -616,6 +647,8 @@ final class ModelNode {
   let lineage: Int
   let owner: FuzzWho?
   let depth: Int
+  /// The number of the debounce whose pause it is.
+  var pause: Int?
   var isRunning: Bool { phase <= .running }
   var isRegistered: Bool { phase <= .running }
 
@@ -777,20 +810,55 @@ final class ModelNode {
       return .run(nextGate, run)
     case .cancel(let id): return .cancel(owner.map { "\($0)/u\(id)" } ?? "u\(id)")
     case .dismiss: return .dismiss
+    case .debounce(let id, let inner):
+      let effect = make(inner, owner)
+      defer { nextPause += 1 }
+      // A pause on the clock, then the effect, under the id with `cancelInFlight`.
+      let paused = ModelEffect.composite([.pause(nextPause), effect]) { .concatenate($0) }
+      return wrap(id, inFlight: true, paused, owner)
     case .cancellable(let id, let inFlight, let inner):
       let effect = make(inner, owner)
       if effect.isNone && !inFlight { return .none }
-      // A child's id is its own, and its ancestors' too: their `.cancel(id:)` reaches it.
-      guard let owner else { return .cancellable("u\(id)", inFlight: inFlight, effect) }
-      var wrapped = ModelEffect.cancellable("\(owner)/u\(id)", inFlight: inFlight, effect)
-      for level in owner.levels.dropLast().reversed() {
-        wrapped = .cancellable("\(level)/u\(id)", inFlight: false, wrapped)
-      }
-      return .cancellable("u\(id)", inFlight: false, wrapped)
+      return wrap(id, inFlight: inFlight, effect, owner)
     case .merge(let parts):
       return .composite(parts.map { make($0, owner) }) { .merge($0) }
     case .concatenate(let parts):
       return .composite(parts.map { make($0, owner) }) { .concatenate($0) }
+    }
+  }
+
+  /// `effect` under the id `id` of `owner` (`nil`: the root parent).
+  func wrap(_ id: Int, inFlight: Bool, _ effect: ModelEffect, _ owner: FuzzWho?) -> ModelEffect {
+    // A child's id is its own, and its ancestors' too: their `.cancel(id:)` reaches it.
+    guard let owner else { return .cancellable("u\(id)", inFlight: inFlight, effect) }
+    var wrapped = ModelEffect.cancellable("\(owner)/u\(id)", inFlight: inFlight, effect)
+    for level in owner.levels.dropLast().reversed() {
+      wrapped = .cancellable("\(level)/u\(id)", inFlight: false, wrapped)
+    }
+    return .cancellable("u\(id)", inFlight: false, wrapped)
+  }
+
+  /// The debounces' pauses, by number, with their deadlines (in milliseconds).
+  var pauses: [Int: (node: ModelNode, deadline: Int)] = [:]
+  var (nextPause, now) = (0, 0)
+
+  /// Ends the pauses that were cancelled: a pause's sleep ends at once when cancelled.
+  func endCancelledPauses() {
+    while let number = pauses.keys.sorted().first(where: { pauses[$0]!.node.phase == .cancelled }) {
+      end(pauses.removeValue(forKey: number)!.node)
+      if !isSending { drain() }
+    }
+  }
+
+  /// Advances the debounce clock past every pause: each wakes, in the order of their deadlines.
+  func advanceClock() {
+    now += 1_000_000
+    while let (number, pause) = pauses.filter({ $0.value.node.phase == .running })
+      .min(by: { $0.value.deadline < $1.value.deadline })
+    {
+      pauses[number] = nil
+      end(pause.node)
+      if !isSending { drain() }
     }
   }
 
@@ -850,6 +918,11 @@ final class ModelNode {
       if container?.isRunning ?? true, let owner { queue.append((action(owner, k), lineage)) }
     case .cancel(let name): cancel(name, sparing: nil)
     case .dismiss: dismissChild(from: container)
+    case .pause(let number):
+      guard admit(container) else { return }
+      let pause = node(names: names, parent: container, lineage: lineage, owner: owner)
+      pause.pause = number
+      pauses[number] = (pause, now + number + 1)
     case .none, .cancellable, .owned: break
     }
   }
@@ -940,7 +1013,8 @@ final class ModelNode {
   func end(_ effect: ModelNode) {
     let wasRunning = effect.phase == .running
     effect.phase = wasRunning ? .finished : .unwound
-    if !effect.isGroup && wasRunning { finishedOne.insert(effect.lineage) }
+    // NB: A debounce's pause is not an effect of its own.
+    if !effect.isGroup && wasRunning && effect.pause == nil { finishedOne.insert(effect.lineage) }
     alive.removeAll { $0 === effect }
     guard let parent = effect.parent else { return }
     parent.children.removeAll { $0 === effect }
@@ -1060,7 +1134,7 @@ final class ModelNode {
         start(.cancellable(place(who), inFlight: false, placed), lineage, nil, who)
       }
       if !parentEffect.isNone { start(parentEffect, lineage, nil, nil) }
-    case .open, .cancelTask, .scoped, .scopedInner: break
+    case .open, .cancelTask, .scoped, .scopedInner, .advanceClock: break
     }
     endGoneChildren()
   }
@@ -1134,6 +1208,7 @@ final class ModelNode {
     switch step {
     case .open(let gate): open(gate)
     case .cancelTask(let index): cancelTask(index)
+    case .advanceClock: advanceClock()
     case .child, .op: send(step)
     case .scoped(let kind, let id, let action):
       if makeScope(kind, id) {
@@ -1154,6 +1229,7 @@ final class ModelNode {
         trace.append("noscope")
       }
     }
+    endCancelledPauses()
     trace.append("wait:\(waiting.keys.sorted())")
     trace.append("scoped:" + scopes.map { "\($0.key)=\(fuzzDescribe(scoped($0.key)!))" }.joined())
     let inners = inners.map { inner in
@@ -1173,8 +1249,16 @@ final class ModelNode {
   }
 
   func finish() -> [String] {
-    while let gate = waiting.keys.min() {
-      open(gate)
+    while true {
+      if let gate = waiting.keys.min() {
+        open(gate)
+      } else if alive.contains(where: { !$0.isGroup }) {
+        advanceClock()
+        trace.append("clock")
+      } else {
+        break
+      }
+      endCancelledPauses()
       trace.append("wait:\(waiting.keys.sorted())")
     }
     let dest = self.dest.map { ($0.kind == .destA ? "a" : "b", $0.kid) }
@@ -1211,6 +1295,7 @@ enum ChildFuzz {
     case 7, 8: return .merge(parts(&rng))
     case 9: return .concatenate(parts(&rng))
     default:
+      if rng.next(4) == 0 { return .debounce(rng.next(3), spec(k, depth: depth + 1, &rng)) }
       return .cancellable(rng.next(3), inFlight: rng.next(3) == 0, spec(k, depth: depth + 1, &rng))
     }
   }
@@ -1276,7 +1361,9 @@ enum ChildFuzz {
     for _ in 0..<count {
       let roll = rng.next(100)
       let step: FuzzStep
-      if roll < 35, !model.waiting.isEmpty {
+      if roll < 35, !model.pauses.isEmpty, rng.next(3) == 0 {
+        step = .advanceClock
+      } else if roll < 35, !model.waiting.isEmpty {
         let gates = model.waiting.keys.sorted()
         step = .open(gates[rng.next(gates.count)])
       } else if roll < 40 {
@@ -1384,6 +1471,9 @@ enum ChildFuzz {
           simpler.append(rebuild(changed))
         }
       }
+    case .debounce(let id, let inner):
+      simpler += [inner, .cancellable(id, inFlight: true, inner)]
+      simpler += self.simpler(inner).map { .debounce(id, $0) }
     case .run(let run) where run != .nothing: simpler.append(.run(.nothing))
     default: break
     }
