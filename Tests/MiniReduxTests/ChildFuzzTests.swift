@@ -1179,6 +1179,9 @@ final class ModelNode {
       isSending = true
       reduce(action, run.lineage)
       drain()
+      // NB: A pause this cancelled ends before the run goes on: its sleep throws at once, while
+      // the run waits to hear its send returned. The docs leave that order open; the store keeps it.
+      endCancelledPauses()
     }
     switch run.run!.kind {
     case .send(let k): deliver(action(run.owner!, k))
@@ -1520,6 +1523,19 @@ struct ChildFuzzTests {
         Issue.record("seed \(seed): \(difference)")
       }
     }
+  }
+
+  @Test("a debounce its parent cancels as a first step: the run that sent it ends after it")
+  func cancelledPauseEndsBeforeTheRun() async {
+    // The run's send starts the concatenation and the parent cancels its pause; the pause ends,
+    // the concatenation sends `.act(4)`, the parent removes the child, cancelling the run.
+    let program = FuzzProgram(
+      specs: [.none, .none, .run(.send(3)), .concatenate([.debounce(0, .none), .send(4)])],
+      reactions: [.none, .none, .none, .cancel(0), .remove],
+      steps: [.op(.destA(0)), .child(.destA, id: 0, .act(2))])
+    let (expected, actual) = await ChildFuzz.check(program)
+    #expect(expected.contains("re:remove") && expected.last == "cancelled:11")
+    #expect(actual == expected)
   }
 }
 
