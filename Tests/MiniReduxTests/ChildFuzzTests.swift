@@ -18,6 +18,11 @@ import Testing
 // children use too); children give themselves another `id`; the test cancels sends' tasks. Waits
 // are deterministic: one gate opens at a time, then `TestClock.advance()` lets the store's effects
 // (run on its test executor, which a warm-up sleep hands the clock) run until they wait again.
+// Some sends go through stores scoped to a child, or to its own child, made while it is there and
+// kept after it went; after each step the traces show their states and, for each send's task,
+// whether `finish()` would wait and what `isCancelled` reads. Specs `debounce` on a clock of their
+// own, each for a duration of its own, which a step advances past every pause, so that the pauses
+// it ends end in a known order.
 // The model follows the docs; `ChildFuzzBugTests` pins each bug the fuzzer found, now fixed.
 
 // MARK: - Programs
@@ -44,6 +49,8 @@ indirect enum FuzzSpec: Equatable, Sendable {
   case none, send(Int), run(FuzzRun), cancel(Int), dismiss
   case cancellable(Int, inFlight: Bool, FuzzSpec)
   case merge([FuzzSpec]), concatenate([FuzzSpec])
+  /// `debounce(id:for:clock:)` on the debounce clock, for a duration of its own.
+  case debounce(Int, FuzzSpec)
 }
 
 /// The parent's own actions.
@@ -108,6 +115,13 @@ enum FuzzStep: Equatable, CustomStringConvertible {
   case open(Int)
   /// `cancel()` on the task of the root send of that index.
   case cancelTask(Int)
+  /// A send through a store scoped to that child, made the first time (`scope(state:action:)` to
+  /// optional state) while the child is there, and kept: after the child went, it is stale.
+  case scoped(FuzzKind, id: Int, FuzzKidAction)
+  /// `.act(k)` through a store scoped to the child's own child, from the child's scoped store.
+  case scopedInner(FuzzKind, id: Int, Int)
+  /// Advances the debounce clock past every debounce's pause.
+  case advanceClock
 
   var description: String {
     switch self {
@@ -115,6 +129,9 @@ enum FuzzStep: Equatable, CustomStringConvertible {
     case .op(let op): ".op(.\(op))"
     case .open(let gate): ".open(\(gate))"
     case .cancelTask(let index): ".cancelTask(\(index))"
+    case .scoped(let kind, let id, let action): ".scoped(.\(kind), id: \(id), .\(action))"
+    case .scopedInner(let kind, let id, let k): ".scopedInner(.\(kind), id: \(id), \(k))"
+    case .advanceClock: ".advanceClock"
     }
   }
 }
@@ -186,6 +203,10 @@ enum FuzzAction: Equatable, Sendable {
   let trace = Recorder<String>()
   var gates: [Gate] = []
   let clock = TestClock()
+  /// The debounces' clock, and how many debounces were built: each pauses for a duration of its
+  /// own, so that those a step wakes wake in an order known.
+  let debounceClock = TestClock()
+  var pauses = 0
 
   init(specs: [FuzzSpec], reactions: [FuzzReaction]) {
     (self.specs, self.reactions) = (specs, reactions)
@@ -240,6 +261,10 @@ enum FuzzAction: Equatable, Sendable {
       return build(inner, act).cancellable(id: id, cancelInFlight: inFlight)
     case .merge(let parts): return .merge(parts.map { build($0, act) })
     case .concatenate(let parts): return .concatenate(parts.map { build($0, act) })
+    case .debounce(let id, let inner):
+      let effect = build(inner, act)
+      pauses += 1
+      return effect.debounce(id: id, for: .milliseconds(pauses), clock: debounceClock)
     }
   }
 
@@ -372,8 +397,11 @@ enum FuzzAction: Equatable, Sendable {
       case .warm:
         // NB: Puts the store's effects' executor in the clock's hands, so that `advance()` waits
         // for them: the test's deterministic wait.
-        let clock = clock
-        return .run { _ in try? await clock.sleep(for: .zero) }
+        let (clock, debounceClock) = (clock, debounceClock)
+        return .run { _ in
+          try? await clock.sleep(for: .zero)
+          try? await debounceClock.sleep(for: .zero)
+        }
       }
       return .none
     }
@@ -395,6 +423,8 @@ enum FuzzAction: Equatable, Sendable {
     await miniReduxReporter.withValue(reporter { trace.append(fuzzReport($0)) }) {
       store.send(.op(.warm))
       await settle()
+      await debounceClock.advance()
+      await settle()
       var tasks: [StoreTask] = []
       for step in program.steps {
         switch step {
@@ -404,13 +434,47 @@ enum FuzzAction: Equatable, Sendable {
         case .child(let kind, let id, let action):
           tasks.append(store.send(self.action(kind, id, action, store.state)))
         case .cancelTask(let index): if index < tasks.count { tasks[index].cancel() }
+        case .advanceClock: await debounceClock.advance(by: .seconds(1000))
+        case .scoped(let kind, let id, let action):
+          let key = fuzzScopeKey(kind, id)
+          if let scoped = scopes.first(where: { $0.key == key })?.store {
+            tasks.append(scoped.send(action))
+          } else if let scoped = scope(store, kind, id) {
+            scopes.append((key, scoped))
+            tasks.append(scoped.send(action))
+          } else {
+            trace.append("noscope")
+          }
+        case .scopedInner(let kind, let id, let k):
+          let key = fuzzScopeKey(kind, id)
+          var outer = scopes.first { $0.key == key }?.store
+          if outer == nil, let made = scope(store, kind, id) {
+            (outer, scopes) = (made, scopes + [(key, made)])
+          }
+          if let scoped = inners.first(where: { $0.key == key })?.store {
+            tasks.append(scoped.send(.act(k)))
+          } else if let scoped = outer?.scope(state: \.inner, action: FuzzKidAction.inner) {
+            inners.append((key, scoped))
+            tasks.append(scoped.send(.act(k)))
+          } else {
+            trace.append("noscope")
+          }
         }
         await settle()
         trace.append("wait:\(waiting())")
+        traceScopes(tasks)
       }
-      // Opens every gate a run waits on, the oldest first, until none waits.
-      while let number = gates.indices.first(where: { gates[$0].waiterCount > 0 }) {
-        gates[number].open()
+      // Opens every gate a run waits on, the oldest first, and ends the debounces' pauses, until
+      // nothing runs.
+      for _ in 0..<1000 {
+        if let number = gates.indices.first(where: { gates[$0].waiterCount > 0 }) {
+          gates[number].open()
+        } else if tasks.contains(where: { $0.count > 0 }) {
+          await debounceClock.advance(by: .seconds(1000))
+          trace.append("clock")
+        } else {
+          break
+        }
         await settle()
         trace.append("wait:\(waiting())")
       }
@@ -422,6 +486,43 @@ enum FuzzAction: Equatable, Sendable {
   }
 
   func waiting() -> [Int] { gates.indices.filter { gates[$0].waiterCount > 0 } }
+
+  /// Writes the scoped stores' states and the sends' tasks to the trace.
+  func traceScopes(_ tasks: [StoreTask]) {
+    trace.append("scoped:" + scopes.map { "\($0.key)=\(fuzzDescribe($0.store.state))" }.joined())
+    trace.append("inner:" + inners.map { "\($0.key)=\(fuzzDescribe($0.store.state))" }.joined())
+    trace.append("tasks:" + tasks.map(fuzzDescribe).joined())
+  }
+
+  /// The stores scoped to children, in the order they were made.
+  var scopes: [(key: String, store: Store<FuzzKid, FuzzKidAction>)] = []
+  /// The stores scoped to a child's own child, from the child's scoped store.
+  var inners: [(key: String, store: Store<FuzzInner, FuzzInnerAction>)] = []
+
+  /// A store scoped to the child, if it is there: the sheet or the destination's case whatever
+  /// its `id`, a row by its `id`, a screen by the stack's id of the screen whose `id` that is.
+  func scope(_ store: Store<FuzzParent, FuzzAction>, _ kind: FuzzKind, _ id: Int)
+    -> Store<FuzzKid, FuzzKidAction>?
+  {
+    switch kind {
+    case .sheet: return store.scope(state: \.sheet, action: FuzzAction.sheet)
+    case .destA:
+      return store.scope(
+        state: { if case .a(let kid) = $0.dest { kid } else { nil } },
+        action: { FuzzAction.dest(.a($0)) })
+    case .destB:
+      return store.scope(
+        state: { if case .b(let kid) = $0.dest { kid } else { nil } },
+        action: { FuzzAction.dest(.b($0)) })
+    case .row:
+      return store.scope(
+        state: { $0.rows.first { $0.id == id } }, action: { FuzzAction.row(id: id, $0) })
+    case .path:
+      guard let index = store.state.path.firstIndex(where: { $0.id == id }) else { return nil }
+      let screen = store.state.path.ids[index]
+      return store.scope(state: { $0.path[id: screen] }, action: { .path(id: screen, $0) })
+    }
+  }
 
   func settle() async {
     await clock.advance()
@@ -456,12 +557,32 @@ enum FuzzAction: Equatable, Sendable {
 func fuzzDescribe(
   _ sheet: FuzzKid?, _ dest: (String, FuzzKid)?, _ rows: [FuzzKid], _ path: [FuzzKid]
 ) -> String {
-  func kid(_ kid: FuzzKid) -> String {
-    "\(kid.id).\(kid.n)" + (kid.inner.map { "(i\($0.id).\($0.n))" } ?? "") + "p\(kid.part.n)"
-  }
+  let kid: (FuzzKid) -> String = fuzzDescribe
   let (rows, path) = (rows.map(kid).joined(separator: ","), path.map(kid).joined(separator: ","))
   return "sheet=\(sheet.map(kid) ?? "nil") dest=\(dest.map { $0.0 + kid($0.1) } ?? "nil") "
     + "rows=[\(rows)] path=[\(path)]"
+}
+
+/// A child's state, as the traces show it.
+func fuzzDescribe(_ kid: FuzzKid) -> String {
+  "\(kid.id).\(kid.n)" + (kid.inner.map { "(i\($0.id).\($0.n))" } ?? "") + "p\(kid.part.n)"
+}
+
+/// A child's own child's state, as the traces show it.
+func fuzzDescribe(_ inner: FuzzInner) -> String { "i\(inner.id).\(inner.n)" }
+
+/// The key of a store scoped to a child.
+func fuzzScopeKey(_ kind: FuzzKind, _ id: Int) -> String {
+  kind == .row || kind == .path ? "\(kind.rawValue)\(id)" : kind.rawValue
+}
+
+/// A send's task, as the traces show it: whether `finish()` would wait for effects of it
+/// (upper case) and whether it reads `isCancelled`.
+@MainActor func fuzzDescribe(_ task: StoreTask) -> String {
+  fuzzTask(pending: task.count > 0, cancelled: task.isCancelled)
+}
+func fuzzTask(pending: Bool, cancelled: Bool) -> String {
+  pending ? (cancelled ? "X" : "P") : (cancelled ? "x" : ".")
 }
 
 /// A report, as the traces name it.
@@ -477,6 +598,8 @@ func fuzzReport(_ message: String) -> String {
 /// An effect as the model runs it: ids are names, a child's own prefixed with the child.
 indirect enum ModelEffect {
   case none, send(Int), run(Int, FuzzRun), cancel(String), dismiss
+  /// A debounce's pause, of that number.
+  case pause(Int)
   case cancellable(String, inFlight: Bool, ModelEffect)
   /// The effects of another child than the one around, as a parent's reaction in its child's.
   case owned(FuzzWho, ModelEffect)
@@ -524,6 +647,8 @@ final class ModelNode {
   let lineage: Int
   let owner: FuzzWho?
   let depth: Int
+  /// The number of the debounce whose pause it is.
+  var pause: Int?
   var isRunning: Bool { phase <= .running }
   var isRegistered: Bool { phase <= .running }
 
@@ -564,6 +689,25 @@ final class ModelNode {
   var finishedOne: Set<Int> = []
   var cancelledLineages: Set<Int> = []
   var places: [String: FuzzWho] = [:]
+  /// The stores scoped to children, in the order they were made, each with the state it last saw.
+  var scopes: [(key: String, kind: FuzzKind, id: Int, last: FuzzKid)] = []
+  /// The stores scoped to a child's own child, from the child's scoped store, by its key.
+  var inners: [(key: String, last: FuzzInner)] = []
+
+  /// A scoped store's state: its child's, while it is there; else the last it saw.
+  func scoped(_ key: String) -> FuzzKid? {
+    guard let scope = scopes.first(where: { $0.key == key }) else { return nil }
+    return present(scope.kind, scope.id).flatMap(kid) ?? scope.last
+  }
+
+  /// Makes the store scoped to a child, if it is not made and the child is there; whether it is.
+  func makeScope(_ kind: FuzzKind, _ id: Int) -> Bool {
+    let key = fuzzScopeKey(kind, id)
+    if scopes.contains(where: { $0.key == key }) { return true }
+    guard let who = present(kind, id), let kid = kid(who) else { return false }
+    scopes.append((key, kind, id, kid))
+    return true
+  }
 
   let reactions: [FuzzReaction]
   init(specs: [FuzzSpec], reactions: [FuzzReaction]) {
@@ -666,20 +810,55 @@ final class ModelNode {
       return .run(nextGate, run)
     case .cancel(let id): return .cancel(owner.map { "\($0)/u\(id)" } ?? "u\(id)")
     case .dismiss: return .dismiss
+    case .debounce(let id, let inner):
+      let effect = make(inner, owner)
+      defer { nextPause += 1 }
+      // A pause on the clock, then the effect, under the id with `cancelInFlight`.
+      let paused = ModelEffect.composite([.pause(nextPause), effect]) { .concatenate($0) }
+      return wrap(id, inFlight: true, paused, owner)
     case .cancellable(let id, let inFlight, let inner):
       let effect = make(inner, owner)
       if effect.isNone && !inFlight { return .none }
-      // A child's id is its own, and its ancestors' too: their `.cancel(id:)` reaches it.
-      guard let owner else { return .cancellable("u\(id)", inFlight: inFlight, effect) }
-      var wrapped = ModelEffect.cancellable("\(owner)/u\(id)", inFlight: inFlight, effect)
-      for level in owner.levels.dropLast().reversed() {
-        wrapped = .cancellable("\(level)/u\(id)", inFlight: false, wrapped)
-      }
-      return .cancellable("u\(id)", inFlight: false, wrapped)
+      return wrap(id, inFlight: inFlight, effect, owner)
     case .merge(let parts):
       return .composite(parts.map { make($0, owner) }) { .merge($0) }
     case .concatenate(let parts):
       return .composite(parts.map { make($0, owner) }) { .concatenate($0) }
+    }
+  }
+
+  /// `effect` under the id `id` of `owner` (`nil`: the root parent).
+  func wrap(_ id: Int, inFlight: Bool, _ effect: ModelEffect, _ owner: FuzzWho?) -> ModelEffect {
+    // A child's id is its own, and its ancestors' too: their `.cancel(id:)` reaches it.
+    guard let owner else { return .cancellable("u\(id)", inFlight: inFlight, effect) }
+    var wrapped = ModelEffect.cancellable("\(owner)/u\(id)", inFlight: inFlight, effect)
+    for level in owner.levels.dropLast().reversed() {
+      wrapped = .cancellable("\(level)/u\(id)", inFlight: false, wrapped)
+    }
+    return .cancellable("u\(id)", inFlight: false, wrapped)
+  }
+
+  /// The debounces' pauses, by number, with their deadlines (in milliseconds).
+  var pauses: [Int: (node: ModelNode, deadline: Int)] = [:]
+  var (nextPause, now) = (0, 0)
+
+  /// Ends the pauses that were cancelled: a pause's sleep ends at once when cancelled.
+  func endCancelledPauses() {
+    while let number = pauses.keys.sorted().first(where: { pauses[$0]!.node.phase == .cancelled }) {
+      end(pauses.removeValue(forKey: number)!.node)
+      if !isSending { drain() }
+    }
+  }
+
+  /// Advances the debounce clock past every pause: each wakes, in the order of their deadlines.
+  func advanceClock() {
+    now += 1_000_000
+    while let (number, pause) = pauses.filter({ $0.value.node.phase == .running })
+      .min(by: { $0.value.deadline < $1.value.deadline })
+    {
+      pauses[number] = nil
+      end(pause.node)
+      if !isSending { drain() }
     }
   }
 
@@ -739,6 +918,11 @@ final class ModelNode {
       if container?.isRunning ?? true, let owner { queue.append((action(owner, k), lineage)) }
     case .cancel(let name): cancel(name, sparing: nil)
     case .dismiss: dismissChild(from: container)
+    case .pause(let number):
+      guard admit(container) else { return }
+      let pause = node(names: names, parent: container, lineage: lineage, owner: owner)
+      pause.pause = number
+      pauses[number] = (pause, now + number + 1)
     case .none, .cancellable, .owned: break
     }
   }
@@ -829,7 +1013,8 @@ final class ModelNode {
   func end(_ effect: ModelNode) {
     let wasRunning = effect.phase == .running
     effect.phase = wasRunning ? .finished : .unwound
-    if !effect.isGroup && wasRunning { finishedOne.insert(effect.lineage) }
+    // NB: A debounce's pause is not an effect of its own.
+    if !effect.isGroup && wasRunning && effect.pause == nil { finishedOne.insert(effect.lineage) }
     alive.removeAll { $0 === effect }
     guard let parent = effect.parent else { return }
     parent.children.removeAll { $0 === effect }
@@ -949,7 +1134,7 @@ final class ModelNode {
         start(.cancellable(place(who), inFlight: false, placed), lineage, nil, who)
       }
       if !parentEffect.isNone { start(parentEffect, lineage, nil, nil) }
-    case .open, .cancelTask: break
+    case .open, .cancelTask, .scoped, .scopedInner, .advanceClock: break
     }
     endGoneChildren()
   }
@@ -967,6 +1152,15 @@ final class ModelNode {
       }
     }
     isSending = false
+    // NB: The store's observers, the scoped stores among them, hear of what happened.
+    for index in scopes.indices {
+      if let who = present(scopes[index].kind, scopes[index].id), let kid = kid(who) {
+        scopes[index].last = kid
+      }
+    }
+    for index in inners.indices {
+      if let inner = scoped(inners[index].key)?.inner { inners[index].last = inner }
+    }
   }
 
   func send(_ action: FuzzStep) {
@@ -985,6 +1179,9 @@ final class ModelNode {
       isSending = true
       reduce(action, run.lineage)
       drain()
+      // NB: A pause this cancelled ends before the run goes on: its sleep throws at once, while
+      // the run waits to hear its send returned. The docs leave that order open; the store keeps it.
+      endCancelledPauses()
     }
     switch run.run!.kind {
     case .send(let k): deliver(action(run.owner!, k))
@@ -1014,14 +1211,57 @@ final class ModelNode {
     switch step {
     case .open(let gate): open(gate)
     case .cancelTask(let index): cancelTask(index)
+    case .advanceClock: advanceClock()
     case .child, .op: send(step)
+    case .scoped(let kind, let id, let action):
+      if makeScope(kind, id) {
+        send(.child(kind, id: id, action))
+      } else {
+        trace.append("noscope")
+      }
+    case .scopedInner(let kind, let id, let k):
+      let key = fuzzScopeKey(kind, id)
+      if makeScope(kind, id), !inners.contains(where: { $0.key == key }),
+        let inner = scoped(key)?.inner
+      {
+        inners.append((key, inner))
+      }
+      if inners.contains(where: { $0.key == key }) {
+        send(.child(kind, id: id, .inner(.act(k))))
+      } else {
+        trace.append("noscope")
+      }
     }
+    endCancelledPauses()
     trace.append("wait:\(waiting.keys.sorted())")
+    trace.append("scoped:" + scopes.map { "\($0.key)=\(fuzzDescribe(scoped($0.key)!))" }.joined())
+    let inners = inners.map { inner in
+      "\(inner.key)=\(fuzzDescribe(scoped(inner.key)?.inner ?? inner.last))"
+    }
+    trace.append("inner:" + inners.joined())
+    trace.append("tasks:" + (0..<lineages).map(describeTask).joined())
+  }
+
+  /// A send's task: whether effects of it are in flight, and whether it reads `isCancelled`.
+  func describeTask(_ lineage: Int) -> String {
+    let effects = alive.filter { $0.lineage == lineage && !$0.isGroup }
+    let cancelled =
+      cancelledLineages.contains(lineage)
+      || !finishedOne.contains(lineage) && !effects.contains(where: \.isRunning)
+    return fuzzTask(pending: !effects.isEmpty, cancelled: cancelled)
   }
 
   func finish() -> [String] {
-    while let gate = waiting.keys.min() {
-      open(gate)
+    while true {
+      if let gate = waiting.keys.min() {
+        open(gate)
+      } else if alive.contains(where: { !$0.isGroup }) {
+        advanceClock()
+        trace.append("clock")
+      } else {
+        break
+      }
+      endCancelledPauses()
       trace.append("wait:\(waiting.keys.sorted())")
     }
     let dest = self.dest.map { ($0.kind == .destA ? "a" : "b", $0.kid) }
@@ -1058,6 +1298,7 @@ enum ChildFuzz {
     case 7, 8: return .merge(parts(&rng))
     case 9: return .concatenate(parts(&rng))
     default:
+      if rng.next(4) == 0 { return .debounce(rng.next(3), spec(k, depth: depth + 1, &rng)) }
       return .cancellable(rng.next(3), inFlight: rng.next(3) == 0, spec(k, depth: depth + 1, &rng))
     }
   }
@@ -1123,7 +1364,9 @@ enum ChildFuzz {
     for _ in 0..<count {
       let roll = rng.next(100)
       let step: FuzzStep
-      if roll < 35, !model.waiting.isEmpty {
+      if roll < 35, !model.pauses.isEmpty, rng.next(3) == 0 {
+        step = .advanceClock
+      } else if roll < 35, !model.waiting.isEmpty {
         let gates = model.waiting.keys.sorted()
         step = .open(gates[rng.next(gates.count)])
       } else if roll < 40 {
@@ -1163,7 +1406,19 @@ enum ChildFuzz {
             action = .setID(kind == .row ? free[rng.next(free.count)] : rng.next(3), k)
           }
         }
-        step = .child(kind, id: id, action)
+        // NB: Some through a store scoped to the child, which may outlive it.
+        if rng.next(3) != 0 {
+          step = .child(kind, id: id, action)
+        } else if rng.next(2) == 0 {
+          // NB: A store scoped to an inner child is made once there is one; first, one to show.
+          let key = fuzzScopeKey(kind, id)
+          let shown = model.present(kind, id).flatMap(model.kid)?.inner != nil
+          step =
+            shown || model.inners.contains { $0.key == key }
+            ? .scopedInner(kind, id: id, k) : .scoped(kind, id: id, .showInner(k % 2))
+        } else {
+          step = .scoped(kind, id: id, action)
+        }
       } else {
         step = .op(op(model, &rng, &nextScreen))
       }
@@ -1219,6 +1474,9 @@ enum ChildFuzz {
           simpler.append(rebuild(changed))
         }
       }
+    case .debounce(let id, let inner):
+      simpler += [inner, .cancellable(id, inFlight: true, inner)]
+      simpler += self.simpler(inner).map { .debounce(id, $0) }
     case .run(let run) where run != .nothing: simpler.append(.run(.nothing))
     default: break
     }
@@ -1265,6 +1523,19 @@ struct ChildFuzzTests {
         Issue.record("seed \(seed): \(difference)")
       }
     }
+  }
+
+  @Test("a debounce its parent cancels as a first step: the run that sent it ends after it")
+  func cancelledPauseEndsBeforeTheRun() async {
+    // The run's send starts the concatenation and the parent cancels its pause; the pause ends,
+    // the concatenation sends `.act(4)`, the parent removes the child, cancelling the run.
+    let program = FuzzProgram(
+      specs: [.none, .none, .run(.send(3)), .concatenate([.debounce(0, .none), .send(4)])],
+      reactions: [.none, .none, .none, .cancel(0), .remove],
+      steps: [.op(.destA(0)), .child(.destA, id: 0, .act(2))])
+    let (expected, actual) = await ChildFuzz.check(program)
+    #expect(expected.contains("re:remove") && expected.last == "cancelled:11")
+    #expect(actual == expected)
   }
 }
 
@@ -1329,6 +1600,26 @@ struct ChildFuzzBugTests {
     #expect(store.state.names == ["Blob"])
   }
 
+  @Test("a store scoped to a gone child keeps its last state and drops sends, with a report")
+  func scopedStoreOfGoneChild() async {
+    let program = FuzzProgram(
+      specs: [.run(.send(1))], reactions: [],
+      steps: [
+        .op(.showSheet(0)), .scoped(.sheet, id: 0, .act(0)), .op(.sheetNil),
+        .scoped(.sheet, id: 0, .act(1)), .scopedInner(.sheet, id: 0, 1),
+        .op(.addRow(3)), .scoped(.row, id: 3, .showInner(1)), .scopedInner(.row, id: 3, 1),
+        .op(.removeRow(3)), .scopedInner(.row, id: 3, 1),
+      ])
+    let (expected, actual) = await ChildFuzz.check(program)
+    #expect(expected.contains("scoped:S=0.1p0"))
+    #expect(expected.contains("inner:R3=i1.1"))
+    // NB: The sheet's scoped store saw no inner child: no store is scoped to one, nothing sent.
+    #expect(expected.contains("noscope"))
+    #expect(expected.filter { $0 == "!drop" }.count == 2)
+    #expect(expected.last == "cancelled:111111111")
+    #expect(actual == expected)
+  }
+
   @Test("the fuzzer's smallest program for it: the parent's reaction removes the other case")
   func wrongCaseReachesParentFuzzed() async {
     let program = FuzzProgram(
@@ -1373,5 +1664,102 @@ struct ChildFuzzBugTests {
     #expect(await cancelInCancelledTask(.merge(.cancel(id: "x"), .send("other"))))
     let applied = await cancelInCancelledTask(.concatenate(.cancel(id: "x"), .send("other")))
     #expect(applied)
+  }
+}
+
+// MARK: - Debounce in children
+
+/// A sheet and two rows whose reducers debounce under an id their parent uses too.
+enum ChildDebounce {
+  enum Action: Equatable, Sendable {
+    case sheet(KidAction), row(id: Int, KidAction)
+    case show, hide, cancel, listen, debounce, tick, warm
+  }
+  enum KidAction: Equatable, Sendable { case run, send, merge, done }
+  struct Kid: Equatable, Identifiable, Sendable {
+    var id: Int
+    var n = 0
+  }
+  struct State: Equatable {
+    var sheet: Kid?
+    var rows = [Kid(id: 0), Kid(id: 1)]
+  }
+
+  /// Runs `sends` on a store, then advances its clock past every debounce: what was reduced, and
+  /// each send's task as the fuzzer's traces show it (`finish()` would wait, `isCancelled`).
+  @MainActor static func run(_ sends: [Action]) async -> (seen: [String], tasks: String) {
+    let (clock, seen) = (TestClock(), Recorder<String>())
+    let kid = Reduce<Kid, KidAction> { state, action in
+      let done = Effect<KidAction>.run { send in await send(.done) }
+      switch action {
+      case .run: return done.debounce(id: "x", for: .seconds(1), clock: clock)
+      case .send: return .send(.done).debounce(id: "x", for: .seconds(1), clock: clock)
+      case .merge:
+        return .merge(.send(.done), done).debounce(id: "x", for: .seconds(1), clock: clock)
+      case .done:
+        state.n += 1
+        seen.append("\(state.id)")
+        return .none
+      }
+    }
+    let reducer = Reduce<State, Action> { state, action in
+      switch action {
+      case .show: state.sheet = Kid(id: 7)
+      case .hide: state.sheet = nil
+      case .cancel: return .cancel(id: "x")
+      case .listen: return .run { _ in await untilCancelled() }.cancellable(id: "x")
+      case .debounce: return .send(.tick).debounce(id: "x", for: .seconds(1), clock: clock)
+      case .tick: seen.append("tick")
+      case .warm: return .run { _ in try? await clock.sleep(for: .zero) }
+      case .sheet, .row: break
+      }
+      return .none
+    }
+    .ifLet(\.sheet, action: Action.sheet, child: kid)
+    .forEach(\.rows, action: Action.row, child: kid)
+    let store = Store(initialState: State(), reducer)
+    // NB: Puts the store's effects' executor in the clock's hands, as the fuzzer's `.warm`.
+    store.send(.warm)
+    await clock.advance()
+    let tasks = sends.map { store.send($0) }
+    await clock.advance(by: .seconds(2))
+    let shown = tasks.map(fuzzDescribe).joined()
+    for task in tasks { task.cancel() }
+    await finished(tasks)
+    return (seen.values, shown)
+  }
+}
+
+@MainActor
+@Suite("Child features: debounce inside children, against the docs")
+struct ChildDebounceTests {
+  @Test("a child's debounce ends with the child, in its pause")
+  func removedInPause() async {
+    let (seen, tasks) = await ChildDebounce.run([.show, .sheet(.run), .hide])
+    #expect(seen == [] && tasks == "xxx")
+  }
+
+  @Test("a parent's .cancel(id:) and its debounce under the id reach a child's debounce")
+  func parentReachesDown() async {
+    let cancelled = await ChildDebounce.run([.show, .sheet(.run), .cancel])
+    #expect(cancelled.seen == [] && cancelled.tasks == "xxx")
+    let replaced = await ChildDebounce.run([.show, .sheet(.run), .debounce])
+    #expect(replaced.seen == ["tick"] && replaced.tasks == "xx.")
+  }
+
+  @Test("a child's debounce never cancels its parent's effect under the id, nor another row's")
+  func childIDsAreItsOwn() async {
+    let parent = await ChildDebounce.run([.show, .listen, .sheet(.run)])
+    #expect(parent.seen == ["7"] && parent.tasks == "xP.")
+    let rows = await ChildDebounce.run([.row(id: 0, .merge), .row(id: 1, .run)])
+    #expect(rows.seen.sorted() == ["0", "0", "1"] && rows.tasks == "..")
+  }
+
+  @Test("a newer debounce replaces the older; the pause of one that finishes is not a cancel")
+  func newerReplacesOlder() async {
+    let (seen, tasks) = await ChildDebounce.run([.show, .sheet(.run), .sheet(.send)])
+    #expect(seen == ["7"] && tasks == "xx.")
+    let merged = await ChildDebounce.run([.show, .sheet(.merge)])
+    #expect(merged.seen == ["7", "7"] && merged.tasks == "x.")
   }
 }
