@@ -1631,6 +1631,34 @@ struct ChildFuzzBugTests {
     #expect(actual == expected)
   }
 
+  @Test("an action for a case a row does not show is dropped by the list's parent too")
+  func wrongCaseInRowReachesNoParent() async {
+    enum Row: Identifiable, Equatable {
+      case a(Int), b(Int)
+      var id: Int {
+        switch self {
+        case .a(let id), .b(let id): id
+        }
+      }
+    }
+    enum Tap: Equatable, Sendable { case tap }
+    enum RowAction: Equatable, Sendable { case a(Tap), b(Tap) }
+    enum Action: Equatable, Sendable { case row(id: Int, RowAction) }
+    struct State: Equatable {
+      var rows: [Row] = [.b(1)]
+      var parentSaw = 0
+    }
+    let rowReducer = Reduce<Row, RowAction> { _, _ in .none }
+      .scope(Row.a, action: RowAction.a, child: { (_: inout Int, _: Tap) in .none })
+    let store = Store(
+      initialState: State(),
+      Reduce<State, Action> { state, _ in (state.parentSaw += 1, .none).1 }
+        .forEach(\.rows, action: Action.row, child: rowReducer))
+    let (_, reports) = await capturingReports { store.send(.row(id: 1, .a(.tap))) }
+    #expect(store.state.parentSaw == 0)
+    #expect(reports.count == 1 && reports.first?.hasPrefix("MiniRedux: dropped") == true)
+  }
+
   @Test("the fuzzer's smallest program for it: the parent's reaction removes the other case")
   func wrongCaseReachesParentFuzzed() async {
     let program = FuzzProgram(
