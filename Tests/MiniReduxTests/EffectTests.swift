@@ -260,6 +260,29 @@ struct CancellationTests {
     #expect(store.state == ["start"])
   }
 
+  @Test("a merge under an id whose part cancels that id: the parts before end, those after run")
+  func mergeCancelsItsOwnID() async {
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let store = makeStore()
+    let task = store.send(
+      .start(
+        .merge(
+          gated(gate, "before", seen), .cancel(id: ID.a), .send(.log("sent")),
+          gated(gate, "after", seen)
+        ).cancellable(id: ID.a)))
+    // `.cancel(id:)` stops what is in flight: the part started before it, not those after it.
+    #expect(store.state == ["start", "sent"])
+    #expect(store.snapshot.effects == 1)
+    #expect(store.snapshot.ids == 1)  // The part after runs under the id.
+    store.send(.start(.cancel(id: ID.a)))
+    #expect(store.snapshot.effects == 0)
+    gate.open()
+    await finished(task)
+    #expect(store.state == ["start", "sent", "start"])
+    #expect(task.isCancelled)
+  }
+
   @Test("an effect is registered when it starts: a .cancel in the next action finds it")
   func cancelInNextAction() async {
     let store = makeStore()
