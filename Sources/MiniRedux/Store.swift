@@ -762,9 +762,9 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     if removed, case .dismiss = effect.operation { return }
     miniReduxReport(
       removed
-        ? "MiniRedux: the child returned .dismiss with other effects for \(dumpLine(action)), "
-          + "which would start with it; they ended with it, unstarted. To send the parent an "
-          + "action first, return .concatenate(.send(action), .dismiss)."
+        ? "MiniRedux: the child returned .dismiss with other effects for \(dumpLine(action)); "
+          + "they ended with it, unstarted. To send the parent an action first, return "
+          + ".concatenate(.send(action), .dismiss)."
         : "MiniRedux: .dismiss for \(dumpLine(action)) did nothing, as its collection cannot "
           + "remove elements; embed an Array, or another RangeReplaceableCollection.")
   }

@@ -127,6 +127,26 @@ struct DismissTests {
     try await store.finish()
   }
 
+  @Test("a .dismiss before other steps of a concatenation ends them, unstarted, and is reported")
+  func dismissBeforeOtherSteps() async {
+    let store = Store(
+      initialState: Host.State(sheet: Closable.State()),
+      ifLet(
+        { (_: inout Host.State, _: Host.Action) in .none }, state: \.sheet,
+        action: { if case .sheet(let a) = $0 { a } else { nil } }, embed: Host.Action.sheet,
+        child: { (_: inout Closable.State, action: Closable.Action) in
+          action == .close ? .concatenate(.dismiss, .send(.ping)) : .none
+        }))
+    let (_, reports) = await capturingReports { store.send(.sheet(.close)) }
+    #expect(store.state.sheet == nil)
+    #expect(
+      reports == [
+        "MiniRedux: the child returned .dismiss with other effects for .sheet(.close); "
+          + "they ended with it, unstarted. To send the parent an action first, return "
+          + ".concatenate(.send(action), .dismiss)."
+      ])
+  }
+
   @Test(".dismiss from a root reducer, or a collection that cannot remove, is reported")
   func dismissMisuse() async throws {
     let (_, rootReports) = await capturingReports {
