@@ -664,8 +664,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
           child: { state in place(state).map { state[keyPath: path][$0] } },
           modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
           keys: { state, _ in
-            // NB: One look at the rows, which rebuilds the index at most once for all its keys;
-            // `base`, as a cast from `AnyHashable` costs a lookup (HowItWorks' table).
+            // NB: One look at the rows for all keys; `base`: a cast from `AnyHashable` costs more.
             var (rows, look) = (state[keyPath: path], -1)
             return { find($0.base as! ID, in: rows, look: &look) != nil }
           },
@@ -748,8 +747,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   @usableFromInline static func drop(_ action: Action, _ reason: String) -> Effect<Action> {
     Effect(
       operation: .report(action) {
-        "MiniRedux: dropped \(dumpLine($0)), as \(reason): the child it is for is gone. A view "
-          + "that sends after its child was dismissed or removed is the usual cause."
+        "MiniRedux: dropped \(dumpLine($0)), as \(reason): the child it is for is gone. A view, "
+          + "or a parent's effect, that sends after the child was removed is the usual cause."
       })
   }
 
@@ -1170,7 +1169,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     let (shown, at) = (dumpLine(expected), (fileID, filePath, line, column))
     guard let equatable = expected as? any Equatable else {
       return try fail(
-        "receive(\(shown)): \(Action.self) is not Equatable; declare it "
+        "receive(\(shown)): \(String(reflecting: Action.self)) is not Equatable; declare it "
           + "`enum Action: Equatable`, or receive with a closure", at)
     }
     try await receive(shown, timeout, update, at) { $0.map { isEqual(equatable, $0) } ?? false }
@@ -1400,11 +1399,12 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   ) -> String {
     let after = timeout.map { " after \($0)" } ?? ""
     // NB: At release, as in TCA, an effect the test cancelled is accounted for, unwinding or not.
-    let effects = sent.map { (timeout == nil ? $0.task.active : $0.task.count, $0.label) }
-      .filter { $0.0 > 0 }
-      .map { "  \($0) effect\($0 == 1 ? "" : "s") of \($1) still running\(after)" }
+    let effects = sent.filter { (timeout == nil ? $0.task.active : $0.task.count) > 0 }
+      .map { "  effects of \($0.label) still running\(after)" }
+    let hint = "  End each: cancel one that runs until cancelled, advance a TestClock one sleeps on"
     let actions = received.map { "  \(describe($0.action)) received but not asserted" }
-    return (effects + (exhaustivity == .on ? actions : [])).joined(separator: "\n")
+    let lines = effects + (effects.isEmpty || timeout == nil ? [] : [hint])
+    return (lines + (exhaustivity == .on ? actions : [])).joined(separator: "\n")
   }
   private static func describe(_ action: Action?) -> String {
     action.map(dumpLine) ?? "a child's dismissal of itself"

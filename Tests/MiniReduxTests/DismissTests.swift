@@ -104,7 +104,7 @@ struct DismissTests {
     let leftover = await #expect(throws: TestStoreFailure.self) {
       try await store.finish(timeout: .milliseconds(10))
     }
-    #expect(leftover?.message.contains("1 effect of .row(3, .listen)") == true)
+    #expect(leftover?.message.contains("effects of .row(3, .listen)") == true)
   }
 
   @Test("an enum destination dismisses itself, also from a part of it")

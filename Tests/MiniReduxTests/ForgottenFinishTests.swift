@@ -130,7 +130,7 @@ struct ForgottenFinishTests {
     #expect(
       output.contains(
         "leavesAnEffectRunning() recorded an issue at \(file):\(Fixture.lines.effect):"))
-    #expect(output.contains("1 effect of 0 (sent at MiniReduxTests/\(file):"))
+    #expect(output.contains("effects of 0 (sent at MiniReduxTests/\(file):"))
     #expect(
       output.contains(
         "leavesAnActionUnreceived() recorded an issue at \(file):\(Fixture.lines.action):"))

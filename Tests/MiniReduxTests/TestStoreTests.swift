@@ -312,7 +312,7 @@ struct TestStoreReceivedTests {
   func endsAfterRunThatReturned() async throws {
     guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return }
     // The effect's end reaches the main actor after its operation returns: the send waits for it,
-    // or the release below fails the test with "1 effect of true (...) still running".
+    // or the release below fails the test with "effects of true (...) still running".
     let store = TestStore(initialState: 0) { (_: inout Int, _: Bool) in .run { _ in } }
     try await store.send(true)
   }
@@ -482,8 +482,9 @@ struct TestStoreFinishTests {
     #expect(
       failure?.message == """
         finish(): not accounted for:
-          1 effect of .wait (sent at MiniReduxTests/TestStoreTests.swift:\(line)) still running \
+          effects of .wait (sent at MiniReduxTests/TestStoreTests.swift:\(line)) still running \
         after 0.02 seconds
+          End each: cancel one that runs until cancelled, advance a TestClock one sleeps on
         """)
     #expect(task.isCancelled)
     gate.open()
@@ -580,7 +581,7 @@ struct TestStoreFinishTests {
         MiniRedux: the TestStore created at App/FeatureTests.swift:3 was released with this not \
         accounted for; end the test with `try await store.finish()`. The test process will exit \
         with status 1.
-          1 effect of .wait (sent at App/FeatureTests.swift:7) still running
+          effects of .wait (sent at App/FeatureTests.swift:7) still running
           .increment received but not asserted
           .increment received but not asserted
         """
@@ -653,7 +654,7 @@ struct TestStoreNonExhaustiveTests {
     let failure = await #expect(throws: TestStoreFailure.self) {
       try await store.finish(timeout: .milliseconds(20))
     }
-    #expect(failure?.message.contains("1 effect of .wait") == true)
+    #expect(failure?.message.contains("effects of .wait") == true)
     gate.open()
   }
 }
@@ -757,7 +758,7 @@ struct TestStoreFeatureTests {
 
   @Test("receive(_:) with an Action that is not Equatable says to use a closure")
   func notEquatable() async throws {
-    enum Action: Sendable { case tap(Int) }
+    typealias Action = Tapping.Action
     let store = TestStore(initialState: 0) { (_: inout Int, action: Action) in
       guard case .tap(0) = action else { return .none }
       return .send(.tap(1))
@@ -767,7 +768,7 @@ struct TestStoreFeatureTests {
     let failure = await #expect(throws: TestStoreFailure.self) {
       try await store.receive(.tap(1))
     }
-    #expect(failure?.message.contains("Action is not Equatable") == true)
+    #expect(failure?.message.contains("MiniReduxTests.Tapping.Action is not Equatable") == true)
     store.skipReceivedActions()
   }
 }
@@ -911,3 +912,6 @@ struct TestStoreRecordingTests {
     }
   }
 }
+
+/// A feature whose action is not `Equatable`.
+enum Tapping { enum Action: Sendable { case tap(Int) } }
