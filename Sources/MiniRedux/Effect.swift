@@ -816,10 +816,12 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 /// Where MiniRedux reports misuse, uncaught errors and failing test steps; its tests replace it.
 nonisolated let miniReduxReporter = TaskLocal(wrappedValue: Reporter())
 
-/// What `miniReduxReporter` holds: a report that `fails` makes the process exit 1 at its end.
+/// What `miniReduxReporter` holds: a report fails the test that runs, as TCA's, or is written to
+/// standard error; one that `fails` (a test's own, not recorded) makes the process exit 1.
 // NB: A struct: Swift 6.3 -O crashes binding a task-local of function type (swiftlang/swift#88321).
 nonisolated struct Reporter: Sendable {
   var report: @Sendable (String, _ fails: Bool) -> Void = { message, fails in
+    if !fails, recordTestIssue(message, at: (#fileID, #filePath, #line, #column)) { return }
     var line = message + "\n"
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
       line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
@@ -1016,9 +1018,8 @@ extension Runtime {
       watched.remove(id)
       miniReduxReport(
         "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded "
-          + "inside a reducer that was embedded by hand (called from another reducer, its "
-          + "effect mapped), so it cannot tell when that child is removed, and its effects will "
-          + "not end with it. Embed the reducer with scope, ifLet or forEach.")
+          + "inside a reducer embedded by hand (called from another reducer, its effect mapped): "
+          + "they will not end with that child. Embed the reducer with scope, ifLet or forEach.")
     }
     // NB: One look at each embedding's keys; the last one's at hand, as places come mixed.
     var (looks, children) = ([EffectID: (AnyHashable) -> Bool](), [ObjectIdentifier: Any]())
@@ -1072,8 +1073,7 @@ extension Reduce {
       guard let place = inner as? Place<ChildState> else {
         // NB: An id of the child's own, or a place of another store's state, which it reports.
         guard owns, !inner.watchesState else { return (inner, nil) }
-        // NB: A user's id (not one renamed in a child) is the parent's too: its `.cancel(id:)`
-        // reaches the child's effects, and an ancestor's those of the children of its children.
+        // NB: A user's id is its ancestors' too: their `.cancel(id:)` reaches the child's effects.
         // A renamed one has its alias already; another would double the names at each level.
         let isUsers = type(of: inner) != TypedEffectID<[EffectID]>.self
         return (TypedEffectID([id, inner]), isUsers ? inner : nil)

@@ -1068,8 +1068,8 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   ) {
     createdAt = (fileID, filePath, line, column)
     reporter.report = { [report = reporter.report, weak self] message, fails in
-      report(message, fails)
-      if isMainQueue() { MainActor.assumeIsolated { self?.dropped.append(message) } }
+      let held = isMainQueue() && MainActor.assumeIsolated { self?.dropped.append(message) != nil }
+      if !held { report(message, fails) }  // NB: Else the step's failure carries it.
     }
     reporter.nextStackID = screenIDs.next  // The test's stacks count from 0.
     reporter.makeExecutor = { [executor] in executor }  // Its store's effects run on `executor`.

@@ -564,3 +564,25 @@ struct StoreContextTests {
     #expect(doubled.first?.contains("called reduce 2 times") == true)
   }
 }
+
+@MainActor
+@Suite("Reports fail the test that runs")
+struct ReportsFailTests {
+  @Test("a plain Store's report, in a test, fails it at once; a test store's fails its step only")
+  func reportFailsTheTest() async throws {
+    let store = Store(initialState: 0) { (_: inout Int, _: Bool) in .dismiss }
+    withKnownIssue {
+      store.send(true)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.hasPrefix("MiniRedux: .dismiss for true did nothing") }
+    }
+    // A test store's report is the failure of its step, recorded once.
+    let testStore = TestStore(initialState: 0) { (_: inout Int, _: Bool) in .dismiss }
+    try await withKnownIssue {
+      try await testStore.send(true)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.hasPrefix("send(true): MiniRedux: .dismiss") }
+    }
+    try await testStore.finish()
+  }
+}

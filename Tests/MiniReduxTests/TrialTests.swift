@@ -501,8 +501,12 @@ struct TrialStackTests {
     screen.send(.counter(.incrementTapped))
     #expect(screen.state == .counter(TrialCounter.State(count: 1)))
     store.send(.popToRoot)
-    // Sent to a screen that is gone: dropped, reported on standard error.
-    screen.send(.counter(.incrementTapped))
+    // Sent to a screen that is gone: dropped, and reported, which fails the test that runs.
+    withKnownIssue {
+      screen.send(.counter(.incrementTapped))
+    } matching: { issue in
+      says(issue, "MiniRedux: dropped .path(id: \(id), .counter(.incrementTapped))")
+    }
     #expect(screen.state == .counter(TrialCounter.State(count: 1)))
     #expect(store.path.isEmpty)
   }
@@ -888,9 +892,12 @@ struct TrialMisuseTests {
     try await store.send(.leakSend)
     try await store.finish()
     let send = await leak.send
-    // Reported on standard error only ("MiniRedux: an effect sent step(\"late\") after its
-    // operation had returned; it was dropped."); the test store's steps do not fail for it.
-    send?(.step("late"))
+    // Outside the test store's steps, it fails the test that runs, as TCA's report does.
+    withKnownIssue {
+      send?(.step("late"))
+    } matching: { issue in
+      says(issue, "MiniRedux: an effect sent step(\"late\") after its operation had returned")
+    }
     #expect(store.state.log == [])
     try await store.send(.late)
     try await store.finish()
