@@ -1445,8 +1445,7 @@ public struct TestStoreFailure: Error, CustomStringConvertible {
 typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
 
 // MARK: - Time in tests
-/// A clock whose sleeps return at once, moving `now` on to their deadline, for a test or preview
-/// that should not wait; named so as not to clash with swift-clocks' `ImmediateClock`.
+/// A clock whose sleeps return at once, moving `now` on to their deadline: a test need not wait.
 /// ```swift
 /// let clock = ImmediateTestClock()
 /// let store = TestStore(initialState: Search.State(), Search.reducer(clock: clock) { [$0] })
@@ -1613,10 +1612,9 @@ extension StoreTask {
     return Task { [weak self] in
       guard await sleep(discountingStalls: timeout), let self, count > 0 else { return }
       reportFailure(
-        "MiniRedux: finish() waited \(timeout) for the effects of this send, and cancelled the "
-          + "\(count) still in flight, so that the test goes on. An effect that waits on a TestClock "
-          + "the test does not advance, or on a gate it does not open, is the usual cause; for "
-          + "work that takes longer, pass finish(timeout:).", at: location)
+        "MiniRedux: finish() waited \(timeout) for the effects of this send and cancelled the "
+          + "\(count) in flight. An effect waiting on a TestClock the test does not advance, or a "
+          + "gate it does not open, is the usual cause; else pass finish(timeout:).", at: location)
       stopWaiting(id)
     }
   }
@@ -1634,16 +1632,18 @@ nonisolated final class TestExecutor: Sendable {
   nonisolated(unsafe) private var ran = 0  // How many jobs ran.
   nonisolated(unsafe) var sleepers = 0  // How many of its effects sleep on a `TestClock`.
 
-  // NB: Weakly, as the queue belongs to the executor.
-  init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }
+  init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }  // NB: Its own queue.
 
-  /// Blocks until the jobs enqueued ran to a suspension, or for `timeout`; returns `sleepers` then.
+  /// Blocks until its jobs, and those they enqueue, suspend, or for `timeout`; returns `sleepers`.
   @discardableResult func drain(within timeout: Duration) -> Int? {
-    nonisolated(unsafe) var sleepers: Int?  // Sound: written in `read`, read once it has run.
-    let read = DispatchWorkItem { sleepers = self.sleepers }
-    queue.async(execute: read)
-    let seconds = min(timeout, .seconds(1_000_000)) / .seconds(1)
-    return read.wait(timeout: .now() + seconds) == .success ? sleepers : nil
+    let deadline = DispatchTime.now() + min(timeout, .seconds(1_000_000)) / .seconds(1)
+    nonisolated(unsafe) var (sleepers, ran, last) = (Int?.none, 0, -1)  // NB: Sound: waited for.
+    for _ in 0..<100 where ran != last {  // NB: A pass per hop: a task group's child, a yield.
+      let read = DispatchWorkItem { (last, sleepers, ran) = (ran, self.sleepers, self.ran) }
+      queue.async(execute: read)
+      guard read.wait(timeout: deadline) == .success else { return nil }
+    }
+    return sleepers
   }
 
   /// Whether the jobs enqueued, and what they sent to the main actor, ran and enqueued no more; it

@@ -73,6 +73,31 @@ struct ClockTests {
     }
   }
 
+  @Test("a timer in a task group's child task has slept on the clock before send returns")
+  func timerInTaskGroup() async throws {
+    for _ in 0..<Self.iterations {
+      let clock = TestClock()
+      // As SyncUps' RecordMeeting runs its timer: in a child task of a group, which the effect's
+      // task starts and then awaits; the child yields 30 times before it sleeps.
+      let store = Store(initialState: 0) { (ticks: inout Int, tick: Bool) in
+        guard !tick else { return (ticks += 1, .none).1 }
+        return .run { send in
+          await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+              for _ in 0..<30 { await Task.yield() }
+              try? await clock.sleep(for: .seconds(1))
+              await send(true)
+            }
+          }
+        }
+      }
+      let task = store.send(false)
+      await clock.advance(by: .seconds(1))
+      #expect(store.state == 1)
+      await task.finish()
+    }
+  }
+
   @Test("an ImmediateTestClock's sleeps return at once, moving now on; cancelled, they throw")
   func immediate() async throws {
     let clock = ImmediateTestClock()

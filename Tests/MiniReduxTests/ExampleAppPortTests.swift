@@ -3037,45 +3037,39 @@ struct ExampleAppPortViewTests {
 
   @Test("RecordMeetingView in the stack: discarding pops it; its .task's finish() returns")
   func recordMeetingView() async {
-    // NB: Intermittent: under load the timer, in a task group's child task, may not have slept on
-    // the clock before the first advance (seen once in about twenty full runs); to be made exact.
-    await withKnownIssue(
-      "the timer may not sleep on the clock before the first advance", isIntermittent: true
-    ) {
-      typealias Path = ExSyncUpsApp.Path
-      let clock = TestClock()
-      let syncUp = ExSyncUps.short
-      let store = Store(
-        initialState: ExSyncUpsApp.State(
-          path: [
-            .detail(ExSyncUpDetail.State(syncUp: syncUp)),
-            .record(ExRecordMeeting.State(syncUp: syncUp)),
-          ],
-          syncUps: [syncUp]),
-        ExSyncUpsApp.reducer(clock: clock, speech: ExSyncUps.speech(.denied)))
-      let id = store.path.ids[1]
-      guard
-        let record = store.scope(
-          state: { $0.path[id: id][case: Path.State.record] },
-          action: { .path(id: id, .record($0)) })
-      else {
-        Issue.record("no record screen")
-        return
-      }
-      let onTask = record.send(.onTask)
-      let view = Task { await onTask.finish() }
-      await clock.advance(by: .seconds(2))
-      #expect(record.secondsElapsed == 2)
-      #expect(record.speakerIndex == 1)
-      record.send(.endMeetingButtonTapped)
-      await clock.advance(by: .seconds(1))
-      #expect(record.secondsElapsed == 2)
-      await finished(record.send(.alert(.confirmDiscard)))
-      #expect(store.path.count == 1)
-      await ended(view)
-      #expect(onTask.isCancelled)
-      #expect(record.secondsElapsed == 2)  // The popped screen's store keeps its last state.
+    typealias Path = ExSyncUpsApp.Path
+    let clock = TestClock()
+    let syncUp = ExSyncUps.short
+    let store = Store(
+      initialState: ExSyncUpsApp.State(
+        path: [
+          .detail(ExSyncUpDetail.State(syncUp: syncUp)),
+          .record(ExRecordMeeting.State(syncUp: syncUp)),
+        ],
+        syncUps: [syncUp]),
+      ExSyncUpsApp.reducer(clock: clock, speech: ExSyncUps.speech(.denied)))
+    let id = store.path.ids[1]
+    guard
+      let record = store.scope(
+        state: { $0.path[id: id][case: Path.State.record] },
+        action: { .path(id: id, .record($0)) })
+    else {
+      Issue.record("no record screen")
+      return
     }
+    let onTask = record.send(.onTask)
+    let view = Task { await onTask.finish() }
+    await clock.advance(by: .seconds(2))
+    #expect(record.secondsElapsed == 2)
+    #expect(record.speakerIndex == 1)
+    record.send(.endMeetingButtonTapped)
+    await clock.advance(by: .seconds(1))
+    #expect(record.secondsElapsed == 2)
+    await finished(record.send(.alert(.confirmDiscard)))
+    #expect(store.path.count == 1)
+    await ended(view)
+    #expect(onTask.isCancelled)
+    #expect(record.secondsElapsed == 2)  // The popped screen's store keeps its last state.
   }
 
   @Test("RecordMeetingView in the stack: the meeting ends, is saved to the detail and the list")
