@@ -603,6 +603,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   }
 
   func stopWaiting(_ id: Int) {
+    guard waiters.contains(where: { $0.id == id }) else { return }  // NB: Resumed: effects ended.
     cancel()
     waiters.firstIndex { $0.id == id }.map { waiters.remove(at: $0) }?.wake.resume()
   }

@@ -824,7 +824,6 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   /// The id of each screen, bottom first: a `NavigationStack`'s path.
   public private(set) var ids: [Int] = []
   private var elements: [Element] = []
-
   /// An empty stack.
   public init() {}
   /// A stack of `elements`, bottom first, each with a new id.

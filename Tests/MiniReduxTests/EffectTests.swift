@@ -569,6 +569,32 @@ struct ErrorTests {
 struct StoreTaskTests {
   enum Action: Sendable { case start, middle, end }
 
+  @Test("finish()'s task cancelled once the effects ended, before it resumed, cancels nothing")
+  func cancelAfterEnd() async {
+    // Given: a concatenation whose last step sends; its end resumes the waiter, and a listener
+    // told of that send, in the same turn of the main actor, cancels the waiting task.
+    let (gate, started) = (Gate(), Gate())
+    let store = Store(initialState: 0) { (count: inout Int, step: Int) in
+      count += 1
+      return step == 0 ? .concatenate(.run { _ in await gate.wait() }, .send(1)) : .none
+    }
+    let task = store.send(0)
+    let waiter = Task {
+      started.open()
+      await task.finish()
+    }
+    await started.wait()
+    let subscription = store.subscribe { count in if count == 2 { waiter.cancel() } }
+    // When
+    gate.open()
+    await waiter.value
+    for _ in 0..<10 { await Task.yield() }  // NB: Lets the cancellation's handler run.
+    // Then: every effect finished; the late cancel found nothing to cancel.
+    #expect(store.state == 2)
+    #expect(!task.isCancelled)
+    subscription.cancel()
+  }
+
   @Test("finish() waits for effects of the action and of the actions they sent back")
   func finishIsTransitive() async {
     // Given: .start's effect sends .middle, whose effect waits at a gate, then sends .end.
