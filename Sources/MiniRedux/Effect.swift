@@ -486,7 +486,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       if container?.isRunning ?? true { enqueue(action, lineage) }
     case .cancel(let id): cancel(id, sparing: nil)
     case .report(let action, let message): miniReduxReport(message(action))
-    case .dismiss: dismissChild(from: container, origin: origin)
+    case .dismiss: dismissChild(from: container, origin: origin)  // NB: The one way in for a child.
     case .run(let priority, let body, let handler, let isPause):
       guard let lineage = admit(lineage, in: container) else { return }
       let running = RunningEffect(lineage: lineage, parent: container, ids: ids, isPause: isPause)
