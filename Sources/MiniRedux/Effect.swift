@@ -6,8 +6,8 @@
 //   The runtime of a root store: the send loop (`Runtime.send`, `drain`), the interpreter
 //   (`start`), the effects in flight (`StoreTask`, `RunningEffect` and its `Phase`, `Registry`),
 //   and where misuse is reported (`miniReduxReport`).
-// Beyond the core: mapping, time, child features' part of the runtime, tests, Combine. A layer
-// reaches in only where a line says "The one way in" (HowItWorks, "Where the layers reach in").
+// Beyond the core: mapping, time, child features' part of the runtime, tests (and the `Reporter`
+// they bind), Combine; a layer reaches in only where a line says "The one way in" (HowItWorks).
 //
 // Two relations, and no third:
 // - Containment: a `cancellable`, a `merge` and a `concatenate` contain their parts. In flight,
@@ -413,7 +413,6 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     drain()
   }
 
-  func attach(_ store: Store<State, Action>) {}
   // NB: Through its store, which is calling; inside the reducer, the send's end calls the listener.
   func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
     defer { if !isReducing { listener(state) } }
@@ -814,30 +813,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 }
 
 // MARK: - Reporting misuse
-/// Where MiniRedux reports misuse, uncaught errors and failing test steps; its tests replace it.
-nonisolated let miniReduxReporter = TaskLocal(wrappedValue: Reporter())
-
-/// What `miniReduxReporter` holds: a report fails the test that runs, as TCA's, or is written to
-/// standard error; one that `fails` (a test's own, not recorded) makes the process exit 1.
-// NB: A struct: Swift 6.3 -O crashes binding a task-local of function type (swiftlang/swift#88321).
-nonisolated struct Reporter: Sendable {
-  var report: @Sendable (String, _ fails: Bool) -> Void = { message, fails in
-    if !fails, recordTestIssue(message, at: (#fileID, #filePath, #line, #column)) { return }
-    var line = message + "\n"
-    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-      line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
-      if fails { _ = Reporter.failingAtExit }
-    #else
-      print(line, terminator: "")
-    #endif
-  }
-  var recordIssue: @Sendable (String, StepLocation) -> Bool = { recordTestIssue($0, at: $1) }
-  /// Hands out the ids of stack screens, each once: the process's counter, or a test store's.
-  var nextStackID = stackIDs(from: 0).next
-  /// The executor of a new store's effects: in a test, a new one, or the test store's.
-  var makeExecutor: @Sendable () -> TestExecutor? = { TestExecutor.forTest() }
-}
-
+/// Reports misuse, an uncaught error or a failing test step through the task-local `Reporter`,
+/// which the testing section defines: in a test, the test's failure; else a line on stderr.
 @usableFromInline nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
   miniReduxReporter.get().report(message, fails)
 }
@@ -1098,6 +1075,30 @@ extension Reduce {
 nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 
 // MARK: - Testing
+/// Where MiniRedux reports misuse, uncaught errors and failing test steps; its tests replace it.
+nonisolated let miniReduxReporter = TaskLocal(wrappedValue: Reporter())
+
+/// What `miniReduxReporter` holds: a report fails the test that runs, as TCA's, or is written to
+/// standard error; one that `fails` (a test's own, not recorded) makes the process exit 1.
+// NB: A struct: Swift 6.3 -O crashes binding a task-local of function type (swiftlang/swift#88321).
+nonisolated struct Reporter: Sendable {
+  var report: @Sendable (String, _ fails: Bool) -> Void = { message, fails in
+    if !fails, recordTestIssue(message, at: (#fileID, #filePath, #line, #column)) { return }
+    var line = message + "\n"
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+      line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+      if fails { _ = Reporter.failingAtExit }
+    #else
+      print(line, terminator: "")
+    #endif
+  }
+  var recordIssue: @Sendable (String, StepLocation) -> Bool = { recordTestIssue($0, at: $1) }
+  /// Hands out the ids of stack screens, each once: the process's counter, or a test store's.
+  var nextStackID = stackIDs(from: 0).next
+  /// The executor of a new store's effects: in a test, a new one, or the test store's.
+  var makeExecutor: @Sendable () -> TestExecutor? = { TestExecutor.forTest() }
+}
+
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
   /// Records `message`, if any, as the test's failure at `location`; `false` if none runs. Swift
   /// Testing and XCTest are found at run time, unlinked (how, and why it is sound: HowItWorks).
