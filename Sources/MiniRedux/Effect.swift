@@ -6,8 +6,8 @@
 //   The runtime of a root store: the send loop (`Runtime.send`, `drain`), the interpreter
 //   (`start`), the effects in flight (`StoreTask`, `RunningEffect` and its `Phase`, `Registry`),
 //   and where misuse is reported (`miniReduxReport`).
-// Beyond the core: mapping, time, child features' part of the runtime, tests (and the `Reporter`
-// they bind), Combine; a layer reaches in only where a line says "The one way in" (HowItWorks).
+// Beyond the core: mapping, time, child features' part of the runtime, tests and their `Reporter`,
+// Combine. A layer reaches in only where a line says "The one way in" (HowItWorks' list).
 //
 // Two relations, and no third:
 // - Containment: a `cancellable`, a `merge` and a `concatenate` contain their parts. In flight,
@@ -413,6 +413,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     drain()
   }
 
+  func attach(_ store: Store<State, Action>) {}
   // NB: Through its store, which is calling; inside the reducer, the send's end calls the listener.
   func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
     defer { if !isReducing { listener(state) } }
@@ -813,8 +814,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 }
 
 // MARK: - Reporting misuse
-/// Reports misuse, an uncaught error or a failing test step through the task-local `Reporter`,
-/// which the testing section defines: in a test, the test's failure; else a line on stderr.
+/// Reports misuse, an uncaught error or a failing test step, as the bound `Reporter` says.
 @usableFromInline nonisolated func miniReduxReport(_ message: String, fails: Bool = false) {
   miniReduxReporter.get().report(message, fails)
 }

@@ -333,10 +333,6 @@ extension Store where State: Sendable {
   }
 }
 
-extension Runtime {
-  func attach(_ store: Store<State, Action>) {}  // NB: A root store has no parent to attach to.
-}
-
 @MainActor
 final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Sendable>: StoreCore {
   // NB: Strongly: a scoped store keeps its parent alive, never the other way.
