@@ -1234,9 +1234,8 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {
     let expected = "the case of \(Action.self) that carries a \(Payload.self)"
-    try await receive(expected, timeout, update, (fileID, filePath, line, column)) {
-      $0[case: embed].map(check) ?? false
-    }
+    let at = (fileID, filePath, line, column)
+    try await receive(expected, timeout, update, at) { $0[case: embed].map(check) ?? false }
   }
 
   /// Waits for a child's dismissal of itself in a step of its own (after a concatenation's step, or
