@@ -215,11 +215,7 @@ extension Store: Observable {
     let child = Store<ChildState, ChildAction>(
       core: ScopedCore(self, toChildState, toParentAction) {
         var lastSeen: ChildState?
-        return { state in
-          let childState = toChildState(state)
-          defer { lastSeen = childState }
-          return childState != lastSeen
-        }
+        return { isChanged(&lastSeen, to: toChildState($0)) }
       })
     child.core.attach(child)
     return child
@@ -298,11 +294,7 @@ extension Store: Observable {
     // NB: `Compared` is `Value`, opened from a metatype: no cast per comparison.
     func changed<Compared: Equatable>(_: Compared.Type) -> () -> Bool {
       var (keyPath, last) = (keyPath as! KeyPath<State, Compared>, value as! Compared)
-      return { [unowned self] in
-        let value = core.read()[keyPath: keyPath]
-        defer { last = value }
-        return value != last
-      }
+      return { [unowned self] in isChanged(&last, to: core.read()[keyPath: keyPath]) }
     }
     // NB: A token for Observation, told apart by its index; it is never read.
     let token = \Store.[observed: layers.observed.count]
@@ -311,6 +303,13 @@ extension Store: Observable {
     return layers.observed.count - 1
   }
   private subscript(observed index: Int) -> Int { index }
+}
+
+/// Whether `value` differs (`!=`) from `last`, which it then replaces: how a scoped store and a
+/// property read through `store.property` tell a change.
+nonisolated func isChanged<Value: Equatable>(_ last: inout Value, to value: Value) -> Bool {
+  defer { last = value }
+  return value != last
 }
 
 extension Store where State: Sendable {
