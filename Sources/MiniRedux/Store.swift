@@ -837,8 +837,7 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   /// Replaces the screens in `range` with `new` ones, which get new ids.
   public mutating func replaceSubrange(_ range: Range<Int>, with new: some Collection<Element>) {
     elements.replaceSubrange(range, with: new)
-    let nextID = miniReduxReporter.get().nextStackID
-    ids.replaceSubrange(range, with: new.map { _ in nextID() })
+    ids.replaceSubrange(range, with: new.map { _ in miniReduxReporter.get().nextStackID() })
   }
 
   /// The screen with `id`, if it is in the stack: what a scoped store of one screen reads. Set,
@@ -862,9 +861,7 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   public mutating func pop(from id: Int) { ids.firstIndex(of: id).map { removeSubrange($0...) } }
 
   /// Pops every screen above the one with `id`, if it is in the stack.
-  public mutating func pop(to id: Int) {
-    if let index = ids.firstIndex(of: id) { removeSubrange((index + 1)...) }
-  }
+  public mutating func pop(to id: Int) { ids.firstIndex(of: id).map { removeLast(count - $0 - 1) } }
 }
 
 // NB: Synthesized: equal screens under the same ids, the ids compared first.
