@@ -36,8 +36,6 @@ import Dispatch
 ///   return .run { send in
 ///     let quote = try await loadQuote()
 ///     await send(.quoteLoaded(quote))
-///   } catch: { error, send in
-///     await send(.quoteLoaded("Error: \(error)"))
 ///   }
 ///   .cancellable(id: CancelID.load, cancelInFlight: true)
 /// ```
@@ -918,7 +916,6 @@ extension Effect {
 
 // MARK: - Child features: their places, and ending their effects with them
 // A child's effects run under its place's id, which tells if the child is there, and removes it.
-
 /// A counter of stack screens' ids that starts at `id`: `next` gives one, `peek` tells it.
 nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Sendable () -> Int) {
   let queue = DispatchQueue(label: "MiniRedux.StackState")

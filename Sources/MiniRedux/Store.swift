@@ -729,6 +729,13 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       name = name ?? payload.flatMap { caseName(embed($0)) }
       // NB: Only a case with no payload is surely not the child's before its name is learned.
       if name == nil, Mirror(reflecting: action).children.isEmpty { others.append(actionName) }
+      if name == nil, let inner = casePayload(of: action, as: Any.self),
+        let deep = casePayload(of: inner, as: Payload.self), caseName(embed(deep)) == actionName
+      {
+        miniReduxReport(
+          "MiniRedux: \(dumpLine(action)) reached no child: its embed closure nests two cases; "
+            + "embed one case per feature, the inner in the outer's reducer, or pass `extract:`.")
+      }
       return actionName == name ? payload : nil
     }
   }

@@ -86,8 +86,6 @@ struct DocSamples {
         return .run { send in
           let quote = try await loadQuote()
           await send(.quoteLoaded(quote))
-        } catch: { error, send in
-          await send(.quoteLoaded("Error: \(error)"))
         }
         .cancellable(id: CancelID.load, cancelInFlight: true)
       case .quoteLoaded(let quote):
