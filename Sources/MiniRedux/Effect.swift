@@ -168,7 +168,7 @@ public struct Send<Action: Sendable>: Sendable {
   /// The store's way in, for all its effects; a closure, as a child's `Send` wraps its parent's.
   let deliver: @MainActor @Sendable (Action, RunningEffect) -> Void
 
-  /// Sends `action`, unless the effect was cancelled; the store reduces it before this returns.
+  /// Sends `action`, reduced before this returns, unless the effect was cancelled (or has ended).
   @MainActor public func callAsFunction(_ action: Action) {
     // NB: A cancelled operation may still get here; cancellation must win.
     if !Task.isCancelled { deliver(action, effect) }
@@ -658,7 +658,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     return children.isEmpty
   }
 
-  /// The event of a cancellation: whether it was running, so that the caller unregisters it.
+  /// The event of a cancellation (`Registry.cancel` cancels the task): whether it was running.
   func cancel() -> Bool {
     guard phase <= .running else { return false }  // NB: Cancelled or ended: no event.
     phase = .cancelled

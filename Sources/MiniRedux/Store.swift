@@ -78,7 +78,7 @@ public typealias Reducer<State, Action: Sendable> =
   init(core: any StoreCore<State, Action>) { self.core = core }
 
   /// Reduces `action`, then every action it causes synchronously, and starts their effects;
-  /// observers hear of it once, at the end. A `send` made meanwhile is queued and joins this one.
+  /// observers hear of it at the end. A `send` made meanwhile (by a listener, too) joins this one.
   /// ```swift
   /// await store.send(.refresh).finish()
   /// ```
