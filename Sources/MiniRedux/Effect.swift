@@ -1090,8 +1090,8 @@ nonisolated struct Reporter: Sendable {
     #endif
   }
   var recordIssue: @Sendable (String, StepLocation) -> Bool = { recordTestIssue($0, at: $1) }
-  /// Hands out the ids of stack screens, each once: the process's counter, or a test store's.
-  var nextStackID = stackIDs(from: 0).next
+  /// Stack screens' ids, each given once: the process's from 2^30, apart from a test store's.
+  var nextStackID = stackIDs(from: 1 << 30).next
   /// The executor of a new store's effects: in a test, a new one, or the test store's.
   var makeExecutor: @Sendable () -> TestExecutor? = { TestExecutor.forTest() }
 }

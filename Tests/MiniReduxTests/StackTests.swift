@@ -120,6 +120,20 @@ struct StackTests {
     #expect(copy != path)
   }
 
+  @Test("a stack built before its test store shares no id with the screens the test store pushes")
+  func stackBuiltBeforeTheTestStore() async throws {
+    var state = StackApp.State()
+    state.path.append(StackScreen.State(title: "built"))
+    let built = state.path.ids[0]
+    #expect(built >= 1 << 30, "the process's ids start at 2^30")
+    let store = TestStore(initialState: state, StackApp.reducer)
+    try await store.send(.push("pushed")) { $0.path.append(StackScreen.State(title: "pushed")) }
+    #expect(store.state.path.ids == [built, 0], "the test store's pushes count from 0")
+    // NB: The action reaches the pushed screen, not the one built before with the same id.
+    try await store.send(.path(id: 0, .close)) { $0.path.pop(from: 0) }
+    #expect(store.state.path.map(\.title) == ["built"])
+  }
+
   @Test("a screen's action reaches it by its id; popping several ends their effects in that send")
   func screensAndTheirEffects() async throws {
     let store = TestStore(initialState: StackApp.State(), StackApp.reducer)
