@@ -318,12 +318,13 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     _ state: State, _ reducer: @escaping Reducer<State, Action>,
     context: (@MainActor (_ reduce: () -> Void) -> Void)?
   ) { (self.state, self.reducer, self.context) = (state, reducer, context) }
+  static var name: String { "Store<\(typeName(State.self)), \(typeName(Action.self))>" }
 
   func read() -> State {
     guard !isReducing else {
       // NB: Reading the state here would crash as an exclusivity violation.
       fatalError(
-        "MiniRedux: the state of a Store<\(State.self), \(Action.self)> was read inside its own "
+        "MiniRedux: the state of a \(Self.name) was read inside its own "
           + "reducer (store.state, a scoped store's state, subscribe or scope on a scoped store). "
           + "Inside the reducer, use the `inout` state given; subscribe and scope outside it.")
     }
@@ -817,6 +818,13 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   miniReduxReporter.get().report(message, fails)
 }
 
+/// `type` named as code near it: `Feature.State`, not its module or function (generics as printed).
+nonisolated func typeName(_ type: Any.Type) -> String {
+  let path = String(reflecting: type).split(separator: ".").dropFirst()
+  let inner = path.reversed().prefix { !$0.contains(")") }.reversed().joined(separator: ".")
+  return path.contains { $0.contains("<") } ? "\(type)" : inner
+}
+
 /// Marks the main queue, so that code can tell it runs there, on the main actor.
 nonisolated func isMainQueue() -> Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
 nonisolated private let mainQueueKey = {
@@ -992,7 +1000,7 @@ extension Runtime {
     for id in watched where type(of: id) != placeType {
       watched.remove(id)
       miniReduxReport(
-        "MiniRedux: a Store<\(State.self), \(Action.self)> runs effects of a child embedded "
+        "MiniRedux: a \(Self.name) runs effects of a child embedded "
           + "inside a reducer embedded by hand (called from another reducer, its effect mapped): "
           + "they will not end with that child. Embed the reducer with scope, ifLet or forEach.")
     }
@@ -1021,8 +1029,8 @@ extension Runtime {
     guard let place, !isReducing else {
       return miniReduxReport(
         "MiniRedux: .dismiss\(origin.map { " for \(dumpLine($0))" } ?? "") did nothing in a "
-          + "Store<\(State.self), \(Action.self)>: only a child embedded with ifLet or forEach "
-          + "may dismiss itself. To remove a child, return it from the child's reducer.")
+          + "\(Self.name): only a child embedded with ifLet or forEach may dismiss itself. To test "
+          + "a feature that dismisses itself, embed it in its parent, as the app does.")
     }
     place.remove!(&state)
     mustNotify = true
@@ -1093,7 +1101,9 @@ nonisolated struct Reporter: Sendable {
   /// Stack screens' ids, each given once: the process's from 2^30, apart from a test store's.
   var nextStackID = stackIDs(from: 1 << 30).next
   /// The executor of a new store's effects: in a test, a new one, or the test store's.
-  var makeExecutor: @Sendable () -> TestExecutor? = { TestExecutor.forTest() }
+  var makeExecutor: @Sendable () -> TestExecutor? = {
+    recordTestIssue(nil, at: (#fileID, #filePath, #line, #column)) ? TestExecutor() : nil
+  }
 }
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)

@@ -52,8 +52,7 @@ public typealias Reducer<State, Action: Sendable> =
   }
   // NB: Flags each send reads (HowItWorks' table); `cancellations` counts listeners cancelled.
   private var (hasListeners, nextListenerID, cancellations) = (false, 0, 0)
-  // NB: The one way in for what the layers keep (`Layers`), as an extension stores nothing; beside
-  // it, whether one must hear of a change, read by each send, and `state`'s key path, built once.
+  // NB: The one way in for what the layers keep (`Layers`), and two fields beside it (HowItWorks).
   fileprivate(set) var (layers, isTracked, stateKeyPath) = (Store.newLayers(), false, \Store.state)
 
   /// Creates a store and, if you pass one, reduces `initialAction` before returning.
@@ -988,11 +987,7 @@ nonisolated func dumpLines(_ value: Any, width: Int = 0, depth: Int = 0) -> [Str
     guard !(value is CustomStringConvertible || value is CustomDebugStringConvertible) else {
       return [String(describing: value)]
     }
-    // NB: Named by the types around it, not its module or function (a generic type: as before).
-    let path = String(reflecting: type(of: value)).split(separator: ".").dropFirst()
-    let inner = path.reversed().prefix { !$0.contains(")") }.reversed().joined(separator: ".")
-    let name = path.contains { $0.contains("<") } ? "\(type(of: value))" : inner
-    return dumpWrap(name + "(", children(labelled: true), width)
+    return dumpWrap(typeName(type(of: value)) + "(", children(labelled: true), width)
   default: return [String(reflecting: value)]
   }
 }
@@ -1564,10 +1559,9 @@ public final class TestClock: Clock, @unchecked Sendable {
       return !due.isEmpty
     })
     guard !settled else { return }
-    reportFailure(
+    fail(
       "MiniRedux: TestClock.advance(by:) waited \(patience) for effects that keep running, or block "
-        + "their thread, instead of sleeping, ending or waiting; it moved time on without them.",
-      at: createdAt)
+        + "their thread, instead of sleeping, ending or waiting; it moved time on without them.")
   }
 
   /// Moves time to each deadline something sleeps until, until nothing sleeps on the clock, for
@@ -1581,12 +1575,12 @@ public final class TestClock: Clock, @unchecked Sendable {
     let deadline = ContinuousClock.now + patience
     while let next = nextDeadline, ContinuousClock.now < deadline { await advance(to: next) }
     guard nextDeadline != nil else { return }
-    reportFailure(
+    fail(
       "MiniRedux: TestClock.run() moved time for \(patience) and something still sleeps on the "
-        + "clock, as a timer that never stops does; advance it by a duration instead.",
-      at: createdAt)
+        + "clock, as a timer that never stops does; advance it by a duration instead.")
   }
   private var nextDeadline: Instant? { queue.sync { state.sleepers.values.map(\.deadline).min() } }
+  private func fail(_ message: String) { reportFailure(message, at: createdAt) }
 }
 
 /// Records `message` as the running test's failure at `location`; elsewhere, reports it, to fail.
@@ -1623,10 +1617,6 @@ extension StoreTask {
 
 /// A serial queue for one test store's effects, so its steps and a `TestClock` can tell they ran.
 nonisolated final class TestExecutor: Sendable {
-  /// A new executor for a root store made in a test; outside one, `nil`.
-  static func forTest() -> TestExecutor? {
-    recordTestIssue(nil, at: (#fileID, #filePath, #line, #column)) ? TestExecutor() : nil
-  }
   static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()  // The queue's executor.
   private let queue = DispatchQueue(label: "MiniRedux.TestExecutor")
   // NB: Sound: read and written on the queue only, where the effects' jobs run.

@@ -363,7 +363,9 @@ struct ReducerMisuseTests {
       await run()
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(message.contains("MiniRedux: the state of a Store<Int, Action> was read inside"))
+    #expect(
+      message.contains(
+        "MiniRedux: the state of a Store<Int, ReducerMisuseTests.Action> was read inside"))
     #expect(message.contains("Inside the reducer, use the `inout` state given"))
     #expect(!message.contains("Simultaneous accesses"))
   }
@@ -384,7 +386,9 @@ struct ReducerMisuseTests {
       await run()
     }.map { result in
       let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-      #expect(message.contains("MiniRedux: the state of a Store<Array<Row>, Action> was read"))
+      #expect(
+        message.contains(
+          "MiniRedux: the state of a Store<Array<Row>, ReducerMisuseTests.Action> was read"))
     }
   }
 }
