@@ -546,8 +546,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 @MainActor public final class StoreTask: Hashable, Sendable {
   /// Effects in flight and actions queued; effects not cancelled nor ended; whether one finished.
   fileprivate(set) var (count, active, finishedOne) = (0, 0, false)
-  /// Whether ``cancel()`` was called: nothing new starts, nothing queued is reduced.
-  private(set) var wasCancelled = false
+  /// Whether ``cancel()`` was called, or the store's release: nothing new starts or is reduced.
+  fileprivate(set) var wasCancelled = false
   private(set) weak var registry: Registry?
   /// The tasks waiting in ``finish()``, each resumed once: by `leave`, or by its cancellation.
   private var (waiters, nextWaiterID) = ([(id: Int, wake: UnsafeContinuation<Void, Never>)](), 0)
@@ -687,7 +687,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     var next: RunningEffect? = self
     while let effect = next {
       next = effect.parent
-      if registry == nil { _ = effect.cancel() }  // NB: Its store's release cancelled it.
+      // NB: Its store's release cancelled it, which its lineage then reads as a `cancel()`.
+      if registry == nil, effect.cancel() { effect.lineage.wasCancelled = true }
       if effect.end() { registry?.unregister(effect, cancellingTask: false) }
       guard let parent = next, parent.children.isEmpty, parent.phase != .starting else { break }
       if registry != nil { return parent }
@@ -923,7 +924,6 @@ extension Effect {
 @inlinable nonisolated var longestWait: Duration { .seconds(Int64.max / 4) }
 
 // MARK: - Child features: their places, and ending their effects with them
-// A child's effects run under its place's id, which tells if the child is there, and removes it.
 /// A counter of stack screens' ids that starts at `id`: `next` gives one, `peek` tells it.
 nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Sendable () -> Int) {
   let queue = DispatchQueue(label: "MiniRedux.StackState")
@@ -1082,7 +1082,6 @@ nonisolated func caseName<Value>(_ value: Value) -> UnsafePointer<CChar>?
 // MARK: - Testing
 /// Where MiniRedux reports misuse, uncaught errors and failing test steps; its tests replace it.
 nonisolated let miniReduxReporter = TaskLocal(wrappedValue: Reporter())
-
 /// What `miniReduxReporter` holds: a report fails the test that runs, as TCA's, or is written to
 /// standard error; one that `fails` (a test's own, not recorded) makes the process exit 1.
 // NB: A struct: Swift 6.3 -O crashes binding a task-local of function type (swiftlang/swift#88321).

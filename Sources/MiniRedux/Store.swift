@@ -1101,8 +1101,9 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   }
 
   deinit {
-    let report = { @MainActor [sent, received, exhaustivity, createdAt, hasFailed] in
-      let left = Self.unaccounted(sent, received, exhaustivity)
+    let report = { @MainActor [sent, received, exhaustivity, createdAt, hasFailed, dropped] in
+      let left = ([Self.unaccounted(sent, received, exhaustivity)] + dropped.map { "  " + $0 })
+        .filter { !$0.isEmpty }.joined(separator: "\n")
       guard !hasFailed, !left.isEmpty else { return }
       let message =
         "MiniRedux: the TestStore created at \(createdAt.fileID):\(createdAt.line) was released "
@@ -1137,7 +1138,6 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     }
     let (task, step) = start(action, sentAt: "sent at \(fileID):\(line)")
     if let step {
-      try failIfDropped(name, at)
       try check(update, step, name, at)
     } else {
       try fail(
@@ -1277,7 +1277,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     line: UInt = #line, column: UInt = #column
   ) async throws {
     let (timeout, at) = (timeout ?? self.timeout, (fileID, filePath, line, column))
-    _ = try await wait(timeout) { false }
+    try await wait(timeout) { false }
     try failIfDropped("finish()", at)
     let unaccounted = Self.unaccounted(sent, received, exhaustivity, after: timeout)
     for (task, _) in sent { task.cancel() }
@@ -1306,19 +1306,23 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     _ matches: (Action?) -> Bool
   ) async throws {
     let timeout = timeout ?? self.timeout
-    var skipped: [Step] = []
-    while try await wait(timeout, until: { !received.isEmpty }) {
-      let next = received.removeFirst()
-      let shown = Self.describe(next.action)
-      try failIfDropped("receive(\(shown))", at)
-      if matches(next.action) {
-        executor.drain(within: timeout)
-        return try check(update, next, "receive(\(shown))", at)
+    var (skipped, next, isMatch) = ([Step](), Step?.none, false)
+    // NB: One wait, which looks at each action as it comes: its timeout bounds them all.
+    try await wait(timeout) {
+      while next == nil, !received.isEmpty {
+        let step = received.removeFirst()
+        isMatch = matches(step.action)
+        if isMatch || exhaustivity == .on { next = step } else { skipped.append(step) }
       }
-      guard exhaustivity == .off else {
+      return next != nil
+    }
+    if let next {
+      let shown = Self.describe(next.action)
+      guard isMatch else {
         return try fail("receive: expected \(expected), but received \(shown)", at)
       }
-      skipped.append(next)
+      executor.drain(within: timeout)
+      return try check(update, next, "receive(\(shown))", at)
     }
     received.insert(contentsOf: skipped, at: 0)  // NB: One that fails skips nothing, as TCA's.
     let names = skipped.map { Self.describe($0.action) }.joined(separator: ", ")
@@ -1331,11 +1335,11 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   }
 
   private func check(_ update: Update, _ step: Step, _ name: String, _ at: StepLocation) throws {
+    try failIfDropped(name, at)
     guard exhaustivity == .on || update != nil else { return }
     var (expected, reporter) = (exhaustivity == .on ? step.before : step.after, self.reporter)
     // NB: Pushes in `update` get the ids the step's own pushes got.
-    reporter.nextStackID = stackIDs(from: step.stackIDs).next
-    shown = expected
+    (shown, reporter.nextStackID) = (expected, stackIDs(from: step.stackIDs).next)
     defer { shown = nil }
     try miniReduxReporter.withValue(reporter) { try update?(&expected) }
     guard expected != step.after else {
@@ -1377,8 +1381,8 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     while !waiters.isEmpty { waiters.removeFirst().resume() }
   }
 
-  /// Waits until `done` holds, no effect runs or time is up; returns `done()`. Throws if cancelled.
-  private func wait(_ timeout: Duration, until done: () -> Bool) async throws -> Bool {
+  /// Waits until `done` (asked at each wake) holds, no effect runs or time is up, or throws.
+  private func wait(_ timeout: Duration, until done: () -> Bool) async throws {
     isTimedOut = false
     // NB: Cancelled with the wait or as it returns; wakes then, or times it out.
     async let _ = wake(timedOut: sleep(discountingStalls: timeout))
@@ -1386,7 +1390,6 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
       await withCheckedContinuation { waiters.append($0) }
       try Task.checkCancellation()
     }
-    return done()
   }
 
   /// The effects of `sent` still running and, with ``Exhaustivity/on``, the actions `received`.
@@ -1407,17 +1410,15 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   }
 }
 
-/// Whether a ``TestStore`` requires every change of the state and received action asserted.
+/// Whether a ``TestStore`` requires every change of the state and received action asserted:
+/// `on`, every change must be described, every received action asserted, in order; `off`, only
+/// what is asserted must hold, and `receive` skips actions until one matches.
 /// ```swift
 /// store.exhaustivity = .off
 /// try await store.send(.factTapped)
 /// try await store.receive(.factLoaded("1 is odd")) { $0.fact = "1 is odd" }
 /// ```
-public enum Exhaustivity: Sendable {
-  /// `on`: every change must be described, every received action asserted, in order. `off`: only
-  /// what is asserted must hold, and `receive` skips actions until one matches.
-  case on, off
-}
+public enum Exhaustivity: Sendable { case on, off }
 
 /// Why a ``TestStore`` step failed: where, what was expected and what happened, with a diff;
 /// thrown where no test framework runs, as in a script (in a test, the framework records it).
