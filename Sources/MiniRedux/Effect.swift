@@ -1097,13 +1097,13 @@ nonisolated struct Reporter: Sendable {
     #endif
   }
   var recordIssue: @Sendable (String, StepLocation) -> Bool = { recordTestIssue($0, at: $1) }
-  /// Stack screens' ids, each given once: the process's from 2^30, apart from a test store's.
-  var nextStackID = stackIDs(from: 1 << 30).next
+  /// Stack screens' ids, each given once: the process's (in tests, from 2^30), or a test store's.
+  var nextStackID = stackIDs(from: isTesting ? 1 << 30 : 0).next
   /// The executor of a new store's effects: in a test, a new one, or the test store's.
-  var makeExecutor: @Sendable () -> TestExecutor? = {
-    recordTestIssue(nil, at: (#fileID, #filePath, #line, #column)) ? TestExecutor() : nil
-  }
+  var makeExecutor: @Sendable () -> TestExecutor? = { isTesting ? TestExecutor() : nil }
 }
+
+nonisolated var isTesting: Bool { recordTestIssue(nil, at: (#fileID, #filePath, #line, #column)) }
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
   /// Records `message`, if any, as the test's failure at `location`; `false` if none runs. Swift

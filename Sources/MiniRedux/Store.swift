@@ -812,7 +812,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
 /// embeds, with an action case such as `path(id: Int, Path.Action)`.
 ///
 /// Ids come from one counter for the process, as TCA's do, so a new screen is never named as an old
-/// one, even in a stack assigned anew; a ``TestStore`` counts from 0, the process from 2^30.
+/// one, even in a stack assigned anew; a ``TestStore`` counts from 0, the rest of a test from 2^30.
 /// ```swift
 /// var path: StackState<Path.State> = [.list]
 /// path.append(.detail(Detail.State()))
