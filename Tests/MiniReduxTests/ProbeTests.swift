@@ -9,20 +9,6 @@ import Testing
 // actions as they came never timed out, an effect's error after the last step was lost with its
 // test store, and a release left a task with a finished effect not cancelled.
 
-/// Records what a test store, or the library, would record or report, instead of failing the test.
-@MainActor
-private func issuesAndReports(_ body: () async throws -> Void) async rethrows -> [String] {
-  let issues = Recorder<String>()
-  var reporter = miniReduxReporter.get()
-  reporter.recordIssue = { message, _ in
-    issues.append(message)
-    return true
-  }
-  reporter.report = { message, _ in issues.append(message) }
-  try await miniReduxReporter.withValue(reporter) { try await body() }
-  return issues.values
-}
-
 private struct ProbeError: Error {}
 
 // MARK: - TestStore
@@ -59,7 +45,7 @@ struct ProbeTestStoreTests {
     store.exhaustivity = .off
     let task = try await store.send(.start)
     var outcome: Bool?
-    let issues = await issuesAndReports {
+    let issues = await issuesRecorded(reports: true) {
       outcome = await bounded(.seconds(5)) {
         try? await store.receive(.done, timeout: .milliseconds(200))
         return true
@@ -83,7 +69,7 @@ struct ProbeTestStoreTests {
   // test may end right after that send."
   @Test("an error thrown by an effect of the last step fails the test that ends after that step")
   func errorOfTheLastStepIsNotLost() async throws {
-    let issues = await issuesAndReports {
+    let issues = await issuesRecorded(reports: true) {
       do {
         let store = TestStore(initialState: 0) { (_: inout Int, _: Bool) in
           .run { _ in throw ProbeError() }
@@ -114,12 +100,12 @@ struct ProbeTestStoreTests {
         await Task.detached { await send(5) }.value  // Not the effect's task: not cancelled.
       }
     }
-    let issues = await issuesAndReports {
+    let issues = await issuesRecorded(reports: true) {
       _ = try? await store.send(0)
       try? await store.finish(timeout: .milliseconds(200))
     }
     #expect(issues.contains { $0.contains("still running") }, "\(issues)")
-    let late = await issuesAndReports {
+    let late = await issuesRecorded(reports: true) {
       gate.open()
       try? await Task.sleep(for: .milliseconds(200))
     }
@@ -183,7 +169,7 @@ struct ProbeStoreTaskTests {
         }
       }
     }
-    let reports = await issuesAndReports {
+    let reports = await issuesRecorded(reports: true) {
       let task = store.send(.start)
       task.cancel()
       await finished(task)
@@ -280,6 +266,7 @@ struct ProbeStoreTaskTests {
       })
     store.value?.send(.a)
     #expect(store.value?.state.log == [.a, .b])
+    store.value = nil  // NB: The context holds the box that holds the store.
   }
 }
 
@@ -339,6 +326,7 @@ struct ProbeReentrancyTests {
     latest.send(.increment)
     #expect(store.state.left == 5)
     #expect(made.value.count == 3)
+    made.value = []  // NB: The listener, which the store holds, holds scopes that hold the store.
   }
 
   // Rule (Guarantees, Order): "A `send` made while an action is being reduced (by a subscriber,
@@ -350,9 +338,9 @@ struct ProbeReentrancyTests {
     let left = store.scope(state: \.left, action: Pair.Action.left)
     let heard = ProbeBox<[String]>([])
     store.subscribe { heard.value.append("root \($0.left) \($0.right)") }
-    left.subscribe { value in
+    left.subscribe { [weak left] value in  // NB: Weakly: a scoped store holds its parent.
       heard.value.append("left \(value)")
-      if value == 1 { left.send(.increment) }
+      if value == 1 { left?.send(.increment) }
     }
     store.subscribe { heard.value.append("root2 \($0.left) \($0.right)") }
     heard.value = []
@@ -417,7 +405,7 @@ struct ProbeChildTests {
     let store = Store(initialState: ProbeRows.State(), ProbeRows.reducer.reduce)
     store.send(.row(2, .listen))
     store.send(.row(3, .listen))
-    let reports = await issuesAndReports { store.send(.row(3, .close(sibling: 1))) }
+    let reports = await issuesRecorded(reports: true) { store.send(.row(3, .close(sibling: 1))) }
     #expect(store.state.rows.map(\.id) == [2])
     #expect(store.snapshot.effects == 1, "row 2's effect keeps running; row 3's ended")
     #expect(reports.isEmpty, "\(reports)")
@@ -429,7 +417,7 @@ struct ProbeChildTests {
   func rowDismissesAfterRemovingLaterSibling() async {
     let store = Store(initialState: ProbeRows.State(), ProbeRows.reducer.reduce)
     store.send(.row(2, .listen))
-    let reports = await issuesAndReports { store.send(.row(1, .close(sibling: 2))) }
+    let reports = await issuesRecorded(reports: true) { store.send(.row(1, .close(sibling: 2))) }
     #expect(store.state.rows.map(\.id) == [3])
     #expect(store.snapshot.effects == 0)
     #expect(reports.isEmpty, "\(reports)")
@@ -442,7 +430,7 @@ struct ProbeChildTests {
     let store = Store(initialState: ProbeRows.Contiguous(), ProbeRows.contiguous.reduce)
     store.send(.row(1, .listen))
     store.send(.row(2, .listen))
-    let reports = await issuesAndReports { store.send(.row(2, .dismiss)) }
+    let reports = await issuesRecorded(reports: true) { store.send(.row(2, .dismiss)) }
     #expect(Array(store.state.rows.map(\.id)) == [1, 3])
     #expect(store.snapshot.effects == 1)
     store.send(.remove(1))

@@ -57,19 +57,6 @@ private enum Holder {
   }
 }
 
-/// Records the issues a released test store would record, instead of failing the test.
-@MainActor
-private func issuesOfReleasedStore(_ body: () async throws -> Void) async rethrows -> [String] {
-  let issues = Recorder<String>()
-  var reporter = miniReduxReporter.get()
-  reporter.recordIssue = { message, _ in
-    issues.append(message)
-    return true
-  }
-  try await miniReduxReporter.withValue(reporter) { try await body() }
-  return issues.values
-}
-
 @MainActor
 @Suite("Review: a test store released after its effects were cancelled")
 struct ReviewTestsReleasedTestStore {
@@ -77,7 +64,7 @@ struct ReviewTestsReleasedTestStore {
   func childRemovedByLastStep() async throws {
     let gate = Gate()
     defer { gate.open() }
-    let issues = try await issuesOfReleasedStore {
+    let issues = try await issuesRecorded {
       let store = TestStore(
         initialState: Holder.State(child: Listener.State()), Holder.reducer(gate))
       try await store.send(.child(.listen))
@@ -90,7 +77,7 @@ struct ReviewTestsReleasedTestStore {
   func taskCancelledAtTheEnd() async throws {
     let gate = Gate()
     defer { gate.open() }
-    let issues = try await issuesOfReleasedStore {
+    let issues = try await issuesRecorded {
       let store = TestStore(
         initialState: Holder.State(child: Listener.State()), Holder.reducer(gate))
       try await store.send(.child(.listen)).cancel()
@@ -772,7 +759,7 @@ extension ReviewTestsReleasedTestStore {
   @Test("TCA's testEffectConcatenation: nested .send concatenations, then .cancel ends the test")
   func tcaEffectConcatenation() async throws {
     let clock = TestClock()
-    let issues = try await issuesOfReleasedStore {
+    let issues = try await issuesRecorded {
       let store = TestStore(initialState: 0) { (_: inout Int, action: Concatenated) in
         switch action {
         case .a:

@@ -322,6 +322,23 @@ func reporter(_ report: @escaping @Sendable (String) -> Void) -> Reporter {
   return reporter
 }
 
+/// Records the issues test stores would record (a released one's too) and, if `reports`, what
+/// MiniRedux reports, instead of failing the test.
+@MainActor
+func issuesRecorded(
+  reports: Bool = false, _ body: () async throws -> Void
+) async rethrows -> [String] {
+  let issues = Recorder<String>()
+  var reporter = miniReduxReporter.get()
+  reporter.recordIssue = { message, _ in
+    issues.append(message)
+    return true
+  }
+  if reports { reporter.report = { message, _ in issues.append(message) } }
+  try await miniReduxReporter.withValue(reporter) { try await body() }
+  return issues.values
+}
+
 /// Runs `body` with the library's error and misuse reports captured instead of printed.
 func capturingReports<R>(
   isolation: isolated (any Actor)? = #isolation,
