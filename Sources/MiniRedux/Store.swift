@@ -1626,14 +1626,14 @@ nonisolated final class TestExecutor: Sendable {
 
   init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }  // NB: Its own queue.
 
-  /// Blocks until its jobs, and those they enqueue, suspend, or for `timeout`; returns `sleepers`.
+  /// Blocks until its jobs, and those they enqueue, suspend, or a pass waits `timeout`: `sleepers`.
   @discardableResult func drain(within timeout: Duration) -> Int? {
-    let deadline = DispatchTime.now() + min(timeout, .seconds(1_000_000)) / .seconds(1)
+    let seconds = min(timeout, .seconds(1_000_000)) / .seconds(1)
     nonisolated(unsafe) var (sleepers, ran, last) = (Int?.none, 0, -1)  // NB: Sound: waited for.
     for _ in 0..<100 where ran != last {  // NB: A pass per hop: a task group's child, a yield.
       let read = DispatchWorkItem { (last, sleepers, ran) = (ran, self.sleepers, self.ran) }
       queue.async(execute: read)
-      guard read.wait(timeout: deadline) == .success else { return nil }
+      guard read.wait(timeout: .now() + seconds) == .success else { return nil }
     }
     return sleepers
   }

@@ -98,6 +98,28 @@ struct ClockTests {
     }
   }
 
+  @Test("on a busy machine, an effect slow to reach its sleep has slept before send returns")
+  func slowHopsBeforeTheSleep() async throws {
+    let clock = TestClock()
+    // Each of 15 hops works 100 ms, as each is slow on a loaded machine: 1.5 s before the sleep,
+    // more than the second a send's wait had in all; each pass of it has a second now.
+    let store = Store(initialState: 0) { (ticks: inout Int, tick: Bool) in
+      guard !tick else { return (ticks += 1, .none).1 }
+      return .run { send in
+        for _ in 0..<15 {
+          usleep(100_000)
+          await Task.yield()
+        }
+        try? await clock.sleep(for: .seconds(1))
+        await send(true)
+      }
+    }
+    let task = store.send(false)
+    await clock.advance(by: .seconds(1))
+    #expect(store.state == 1)
+    await task.finish()
+  }
+
   @Test("an ImmediateTestClock's sleeps return at once, moving now on; cancelled, they throw")
   func immediate() async throws {
     let clock = ImmediateTestClock()
