@@ -771,6 +771,16 @@ struct TestStoreFeatureTests {
     #expect(failure?.message.contains("MiniReduxTests.Tapping.Action is not Equatable") == true)
     store.skipReceivedActions()
   }
+
+  @Test("a send whose context does not call reduce fails at once, with the context's report")
+  func contextThatSkipsReduce() async throws {
+    let store = TestStore(initialState: 0, { (_: inout Int, _: Bool) in .none }, context: { _ in })
+    let failure = await #expect(throws: TestStoreFailure.self) { try await store.send(true) }
+    #expect(
+      failure?.message
+        == "send(true): MiniRedux: a store's context called reduce 0 times; call it once.")
+    try await store.finish()
+  }
 }
 
 #if compiler(>=6.2)
