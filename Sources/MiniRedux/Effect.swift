@@ -404,7 +404,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   override func dismiss(from effect: RunningEffect) { dismissChild(from: effect, origin: nil) }
 
   /// Moves on a container whose contents have all ended: at once, unless a send is in progress.
-  private func emptied(_ container: RunningEffect) {
+  override func emptied(_ container: RunningEffect) {
     toAdvance.append(container)
     guard !isSending else { return }
     // NB: A send made meanwhile, by an observer, belongs to the container's lineage.
@@ -498,13 +498,13 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
         keep(
           Task.immediate(priority: priority, executorPreference: executor) {
             await Effect.perform(body, handler, send, startedBy: origin)
-            Self.end(running, in: running.lineage.registry)
+            running.end(in: running.lineage.registry)
           }, for: running)
       } else {
         keep(
           Task(priority: priority) {
             await Effect.perform(body, handler, send, startedBy: origin)
-            Self.end(running, in: running.lineage.registry)
+            running.end(in: running.lineage.registry)
           }, for: running)
       }
     default: break
@@ -523,15 +523,9 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     guard container.children.isEmpty, container.phase < .finished else { return }
     guard let concatenation = container as? Concatenation<Action>, concatenation.isRunning,
       let step = concatenation.nextStep()
-    else { return Self.end(container, in: self) }
+    else { return container.end(in: self) }
     toAdvance.append(concatenation)
     inContext { start(step, in: container.lineage, at: container, origin: concatenation.origin) }
-  }
-
-  /// Ends `effect`, and moves on the container it empties (sound: `registry` is this runtime).
-  private static func end(_ effect: RunningEffect, in registry: Registry?) {
-    guard let container = effect.end(in: registry) else { return }
-    unsafeDowncast(registry!, to: Self.self).emptied(container)
   }
 }
 
@@ -682,8 +676,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     return wasRunning
   }
 
-  /// Ends it; returns the container it empties, to move on, or ends it too once the store is gone.
-  func end(in registry: Registry?) -> RunningEffect? {
+  /// Ends it; moves on the container it empties, or ends it too once the store is gone.
+  func end(in registry: Registry?) {
     var next: RunningEffect? = self
     while let effect = next {
       next = effect.parent
@@ -691,9 +685,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       if registry == nil, effect.cancel() { effect.lineage.wasCancelled = true }
       if effect.end() { registry?.unregister(effect, cancellingTask: false) }
       guard let parent = next, parent.children.isEmpty, parent.phase != .starting else { break }
-      if registry != nil { return parent }
+      if let registry { return registry.emptied(parent) }
     }
-    return nil
   }
 }
 
@@ -734,6 +727,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   deinit { for entry in inFlight { entry.task?.cancel() } }
 
   func dismiss(from effect: RunningEffect) {}  // NB: The runtime's, which knows the state.
+  func emptied(_ container: RunningEffect) {}  // NB: The runtime's, which moves it on.
 
   func register(_ effect: RunningEffect) {
     if !effect.isGroup {
