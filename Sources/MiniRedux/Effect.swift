@@ -231,10 +231,9 @@ extension Effect {
 
   @usableFromInline var isNone: Bool { if case .none = operation { true } else { false } }
 
-  // NB: `isolation: nil` runs this and the operation on the global executor in every compile mode.
-  static func perform(
-    _ body: Body, _ handler: Handler?, _ send: Send<Action>, startedBy origin: Action,
-    isolation: isolated (any Actor)? = nil
+  // NB: `@concurrent` runs this and the operation on the global executor in every compile mode.
+  @concurrent static func perform(
+    _ body: Body, _ handler: Handler?, _ send: Send<Action>, startedBy origin: Action
   ) async {
     do { try await body(send) } catch {
       // NB: Cancellation is silent: an error thrown because of it is no failure.
