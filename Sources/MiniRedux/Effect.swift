@@ -690,7 +690,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 /// A `.concatenate` in flight: its steps still to start, the next once its `children` have ended.
 @MainActor final class Concatenation<Action: Sendable>: RunningEffect {
   /// The steps still to start, last first.
-  private var steps: [Effect<Action>]
+  private(set) var steps: [Effect<Action>]
   /// The action whose reducer returned it, named in reports of its effects' errors.
   let origin: Action
   init(
@@ -1011,17 +1011,24 @@ extension Runtime {
   /// Removes the nearest removable child around `container`, effects and all, in a step of its own.
   func dismissChild(from container: RunningEffect?, origin: Action?) {
     guard container?.isRunning ?? true else { return }
-    var (node, place) = (container, Place<State>?.none)
+    var (node, place, stepsLeft) = (container, Place<State>?.none, false)
     while place == nil, let current = node {
       // NB: The last is the innermost: a child in a child dismisses itself, not its parent.
       current.forEachID { if let id = $0 as? Place<State>, id.remove != nil { place = id } }
+      stepsLeft = stepsLeft || (current as? Concatenation<Action>)?.steps.isEmpty == false
       node = current.parent
     }
+    let named = origin.map { " for \(dumpLine($0))" } ?? ""
     guard let place, !isReducing else {
       return miniReduxReport(
-        "MiniRedux: .dismiss\(origin.map { " for \(dumpLine($0))" } ?? "") did nothing in a "
-          + "\(Self.name): only a child embedded with ifLet or forEach may dismiss itself. To test "
-          + "a feature that dismisses itself, embed it in its parent, as the app does.")
+        "MiniRedux: .dismiss\(named) did nothing in a \(Self.name): only a child embedded with "
+          + "ifLet or forEach may dismiss itself. To test a feature that dismisses itself, embed "
+          + "it in its parent, as the app does.")
+    }
+    if stepsLeft {
+      miniReduxReport(
+        "MiniRedux: .dismiss\(named) came before other steps of a concatenation; they ended with "
+          + "the child, unstarted. Make .dismiss the last step.")
     }
     place.remove!(&state)
     mustNotify = true

@@ -147,6 +147,30 @@ struct DismissTests {
       ])
   }
 
+  @Test(".dismiss after a step, with steps after it, ends them unstarted and reports them")
+  func dismissBetweenSteps() async {
+    for late in [true, false] {
+      let store = Store(
+        initialState: Host.State(sheet: Closable.State()),
+        ifLet(
+          { (_: inout Host.State, _: Host.Action) in .none }, state: \.sheet,
+          action: { if case .sheet(let a) = $0 { a } else { nil } }, embed: Host.Action.sheet,
+          child: { (note: inout Closable.State, action: Closable.Action) in
+            guard action == .close else { return (note.note += "p", .none).1 }
+            // A `.dismiss` step between two sends, or `send.dismiss()` in a step before a send.
+            let dismiss: Effect<Closable.Action> = late ? .run { await $0.dismiss() } : .dismiss
+            return .concatenate(.send(.ping), dismiss, .send(.ping))
+          }))
+      let (_, reports) = await capturingReports { await store.send(.sheet(.close)).finish() }
+      #expect(store.state.sheet == nil)
+      #expect(
+        reports == [
+          "MiniRedux: .dismiss\(late ? "" : " for .sheet(.close)") came before other steps of a "
+            + "concatenation; they ended with the child, unstarted. Make .dismiss the last step."
+        ])
+    }
+  }
+
   @Test(".dismiss from a root reducer, or a collection that cannot remove, is reported")
   func dismissMisuse() async throws {
     let (_, rootReports) = await capturingReports {
