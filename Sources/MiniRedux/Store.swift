@@ -828,7 +828,7 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
 {
   /// The id of each screen, bottom first: a `NavigationStack`'s path.
   public private(set) var ids: [Int] = []
-  private var elements: [Element] = []
+  private var elements: [Element?] = []  // NB: Optional, for `[id:]` to change one in place.
   /// An empty stack.
   public init() {}
   /// A stack of `elements`, bottom first, each with a new id.
@@ -836,13 +836,13 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   public var startIndex: Int { 0 }
   public var endIndex: Int { elements.count }
   public subscript(position: Int) -> Element {
-    get { elements[position] }
-    set { elements[position] = newValue }
+    get { elements[position]! }
+    _modify { yield &elements[position]! }  // NB: In place: a copy copies what the screen holds.
   }
 
   /// Replaces the screens in `range` with `new` ones, which get new ids.
   public mutating func replaceSubrange(_ range: Range<Int>, with new: some Collection<Element>) {
-    elements.replaceSubrange(range, with: new)
+    elements.replaceSubrange(range, with: new.map(Optional.some))
     ids.replaceSubrange(range, with: new.map { _ in miniReduxReporter.get().nextStackID() })
   }
 
@@ -852,10 +852,12 @@ nonisolated public struct StackState<Element>: RandomAccessCollection, MutableCo
   /// let screen = store.scope(state: { $0.path[id: id] }, action: { .path(id: id, $0) })
   /// ```
   public subscript(id id: Int) -> Element? {
-    get { ids.firstIndex(of: id).map { elements[$0] } }
-    set {
-      guard let index = ids.firstIndex(of: id) else { return }
-      if let newValue { elements[index] = newValue } else { remove(at: index) }
+    get { ids.firstIndex(of: id).flatMap { elements[$0] } }
+    _modify {
+      var absent: Element?  // NB: What a screen not in the stack gets: it stays out.
+      guard let index = ids.firstIndex(of: id) else { yield &absent; return }
+      defer { if elements[index] == nil { removeSubrange(index...index) } }
+      yield &elements[index]
     }
   }
 
@@ -876,7 +878,7 @@ extension StackState: Sendable where Element: Sendable {}
 extension StackState: CustomReflectable {
   /// Each screen under its id, as `#1`: what a failing test step's diff shows.
   public var customMirror: Mirror {
-    let children = zip(ids, elements).map { (label: "#\($0)" as String?, value: $1 as Any) }
+    let children = zip(ids, elements).map { (label: "#\($0)" as String?, value: $1! as Any) }
     return Mirror(self, children: children, displayStyle: .struct)
   }
 }
@@ -894,7 +896,13 @@ extension Optional {
       guard let self, let payload = casePayload(of: self, as: Payload.self) else { return nil }
       return caseName(self) != nil && caseName(self) == caseName(embed(payload)) ? payload : nil
     }
-    set { if self[case: embed] != nil { self = newValue.map(embed) } }
+    _modify {
+      var payload = self[case: embed]
+      let isCase = payload != nil
+      if isCase { self = nil }  // NB: Moved out, so that changing it copies nothing of it.
+      defer { if isCase { self = payload.map(embed) } }
+      yield &payload
+    }
   }
 }
 
@@ -1037,8 +1045,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   private var dropped: [String] = []  // What MiniRedux reported on the main actor since the step.
   // NB: Sound: used on the main actor, but for `deinit`'s read, when nothing else can reach it.
   nonisolated(unsafe) private var received: [Step] = []  // What effects caused, in order.
-  private var lastState: State?  // A change since the last step, outside a reducer, is a dismissal.
-  private var shown: State?  // What `state` is while a step's closure runs.
+  private var (lastState, shown) = (State?.none, State?.none)  // Last recorded; what a step shows.
   private var sent: [Sent] = []  // The test's sends that started effects.
   // The waits in progress, and whether the one in progress timed out.
   private var (waiters, isTimedOut) = ([CheckedContinuation<Void, Never>](), false)

@@ -416,3 +416,54 @@ struct StackTests {
 fileprivate enum StackAction: Equatable {
   case reset(String), removeTitled(String), push(String), path(id: Int, StackScreen.Action)
 }
+
+@MainActor
+@Suite("StackState: a screen changes in place")
+struct StackInPlaceTests {
+  final class Box {}
+  struct Screen: Equatable {
+    var box = Box()
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.box === rhs.box }
+    /// Whether the box is this screen's alone: a copy of the screen made for a change shares it.
+    mutating func isInPlace() -> Bool { isKnownUniquelyReferenced(&box) }
+  }
+  enum Destination: Equatable { case screen(Screen), other }
+
+  @Test("a screen's reducer gets its state in place, not a copy: a send costs no copy of it")
+  func screenInPlace() {
+    var unique: [Bool] = []
+    let store = Store(
+      initialState: StackState([Screen(), Screen()]),
+      Reduce<StackState<Screen>, (Int, Void)> { _, _ in .none }
+        .forEach(\.self, action: { ($0, $1) }, extract: { $0 }) { screen, _ in
+          // A copy of the screen, the stack's own besides the reducer's, would share its box.
+          unique.append(screen.isInPlace())
+          return .none
+        })
+    store.send((store.state.ids[1], ()))
+    #expect(unique == [true])
+  }
+}
+
+extension StackInPlaceTests {
+  @Test("a screen changed through path[id:], or a case's payload through [case:], is in place")
+  func subscriptsInPlace() {
+    var path = StackState([Screen(), Screen(), Screen()])
+    let (first, middle) = (path.ids[0], path.ids[1])
+    #expect(path[id: middle]?.isInPlace() == true)
+    #expect(path[id: 99]?.isInPlace() == nil)
+    path[id: 99] = Screen()  // A screen not in the stack stays out.
+    path[id: first] = nil  // Pops exactly that screen, the others keep their places and ids.
+    #expect(path.count == 2 && path.ids.first == middle)
+
+    var destination = Optional(Destination.screen(Screen()))
+    #expect(destination[case: Destination.screen]?.isInPlace() == true)
+    var other = Optional(Destination.other)
+    other[case: Destination.screen] = Screen()  // Another case stays as it is.
+    #expect(other == .other)
+    destination[case: Destination.screen] = nil
+    #expect(destination == nil)
+    var stack: StackState<Destination> = [.screen(Screen())]
+    #expect(stack[id: stack.ids[0]][case: Destination.screen]?.isInPlace() == true)
+  }
+}
