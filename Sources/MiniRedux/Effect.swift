@@ -1018,16 +1018,16 @@ extension Runtime {
       stepsLeft = stepsLeft || (current as? Concatenation<Action>)?.steps.isEmpty == false
       node = current.parent
     }
-    let named = origin.map { " for \(dumpLine($0))" } ?? ""
+    func named() -> String { origin.map { " for \(dumpLine($0))" } ?? "" }  // NB: Only to report.
     guard let place, !isReducing else {
       return miniReduxReport(
-        "MiniRedux: .dismiss\(named) did nothing in a \(Self.name): only a child embedded with "
+        "MiniRedux: .dismiss\(named()) did nothing in a \(Self.name): only a child embedded with "
           + "ifLet or forEach may dismiss itself. To test a feature that dismisses itself, embed "
           + "it in its parent, as the app does.")
     }
     if stepsLeft {
       miniReduxReport(
-        "MiniRedux: .dismiss\(named) came before other steps of a concatenation; they ended with "
+        "MiniRedux: .dismiss\(named()) came before other steps of a concatenation; they ended with "
           + "the child, unstarted. Make .dismiss the last step.")
     }
     place.remove!(&state)

@@ -304,8 +304,7 @@ extension Store: Observable {
   private subscript(observed index: Int) -> Int { index }
 }
 
-/// Whether `value` differs (`!=`) from `last`, which it then replaces: how a scoped store and a
-/// property read through `store.property` tell a change.
+/// Whether `value` differs (`!=`) from `last`, which it then replaces: a scope's, a property's.
 nonisolated func isChanged<Value: Equatable>(_ last: inout Value, to value: Value) -> Bool {
   defer { last = value }
   return value != last
@@ -609,18 +608,19 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     // NB: Sound: called, and the index (`first`, `shared`) used, only on the main actor.
     nonisolated(unsafe) let (embed, idAt, remove) = (embed, idAt, remove)
     nonisolated(unsafe) var (first, shared, rebuilds) = ([ID: Rows.Index](), Set<ID>(), 0)
+    nonisolated(unsafe) var older = first  // NB: The index `first` replaced: another list's.
     let (empty, isRange) = (Keyed().values as? Rows, Rows.Indices.self == Range<Int>.self)
     let (parent, extract) = (reduce, extract ?? Self.extract { embed($0.0, $0.1) })
     /// The first row with `id`, in O(1) expected time: by key in a dictionary's values (sound:
-    /// frozen structs of one stored property), else from `first` if indices are a `Range<Int>`.
+    /// frozen structs of one stored property), else from `first` or `older` if a `Range<Int>`.
     func find(_ id: ID, in rows: Rows, look: inout Int) -> Rows.Index? {
       if look == rebuilds { return first[id] }  // NB: `look`: the rebuild made for these rows.
-      var at = isRange ? first[id] : nil
+      var at = isRange ? first[id] ?? older[id] : nil  // NB: A value may embed two lists at once.
       if empty != nil { at = unsafeBitCast(rows, to: Keyed.self).index(forKey: id) as? Rows.Index }
       if let index = at, index >= rows.startIndex, index < rows.endIndex, idAt(rows, index) == id {
         return index
       }
-      (first, shared, rebuilds, look) = ([:], [], rebuilds + 1, rebuilds + 1)
+      (older, first, shared, rebuilds, look) = (first, [:], [], rebuilds + 1, rebuilds + 1)
       for index in rows.indices {
         let id = idAt(rows, index)
         if first[id] == nil { first[id] = index } else { shared.insert(id) }
@@ -1075,8 +1075,8 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
       let held = isMainQueue() && MainActor.assumeIsolated { self?.dropped.append(message) != nil }
       if !held { report(message, fails) }  // NB: Else the step's failure carries it.
     }
-    reporter.nextStackID = screenIDs.next  // The test's stacks count from 0.
-    reporter.makeExecutor = { [executor] in executor }  // Its store's effects run on `executor`.
+    // The test's stacks count from 0, and its store's effects run on `executor`.
+    (reporter.nextStackID, reporter.makeExecutor) = (screenIDs.next, { [executor] in executor })
     lastState = miniReduxReporter.withValue(reporter, operation: initialState)
     let recording: Reducer<State, Action> = { [weak self, screenIDs] state, action in
       let (before, ids) = (state, screenIDs.peek())

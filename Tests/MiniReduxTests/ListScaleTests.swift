@@ -146,6 +146,33 @@ struct ListSharedIndexTests {
   }
 }
 
+/// A row that counts the reads of its id: a pass over the rows reads each row's.
+private struct Counted: Identifiable, Equatable {
+  nonisolated(unsafe) static var idReads = 0  // NB: Sound: read and written on the main actor.
+  let key: Int
+  var id: Int { (Self.idReads += 1, key).1 }
+}
+
+extension ListSharedIndexTests {
+  @Test("two stores of one forEach value, their rows' actions alternating: no pass over the rows")
+  func alternatingLists() {
+    let reducer = Reduce<[Counted], (Int, Void)> { _, _ in .none }
+      .forEach(\.self, action: { ($0, $1) }, extract: { $0 }) { _, _ in .none }
+    let (left, right) = (
+      Store(initialState: (0..<1_000).map(Counted.init), reducer),
+      Store(initialState: (1_000..<2_000).map(Counted.init), reducer)
+    )
+    left.send((0, ()))
+    right.send((1_000, ()))  // Each list passed over once, to learn its rows.
+    Counted.idReads = 0
+    for id in 1..<100 {
+      left.send((id, ()))
+      right.send((1_000 + id, ()))
+    }
+    #expect(Counted.idReads < 1_000)  // A lookup reads a row's id or two; a pass, 1,000.
+  }
+}
+
 /// A collection whose `Int` indices skip the empty slots: an `Int` in its range is not an index.
 private struct Slots: MutableCollection {
   var slots: [Edited.Row?]
