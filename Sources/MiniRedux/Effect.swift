@@ -435,6 +435,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
         var inner = container
         if ids.first != nil, let lineage = admit(lineage, in: container) {
           inner = RunningEffect(lineage: lineage, parent: container, ids: ids, isGroup: true)
+          register(inner!)
           pending.append((nil, inner))
         }
         pending += parts.effects.reversed().map { ($0, inner) }
@@ -445,6 +446,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
           break
         }
         let concatenation = Concatenation(lineage, container, ids, parts, origin: origin)
+        register(concatenation)
         toAdvance.append(concatenation)
         if let step = concatenation.nextStep() { pending.append((step, concatenation)) }
       default: startLeaf(effect, ids: ids, in: lineage, at: container, origin: origin)
@@ -487,6 +489,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       guard let lineage = admit(lineage, in: container) else { return }
       let running = RunningEffect(lineage: lineage, parent: container, ids: ids, isPause: isPause)
       let send = Send(effect: running, deliver: deliver)
+      // NB: Registered first, as `Task.immediate` may run an operation to its end before returning.
+      register(running)
       // NB: Written out in each branch (HowItWorks' table).
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         // NB: Starts inside `send`, so that the operation leaves the main actor at once.
@@ -625,7 +629,6 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   /// What it contains that has not ended; its place in its parent's, and in `inFlight` (or -1).
   private(set) var children: [RunningEffect] = []
   fileprivate var (index, slot) = (0, -1)
-  /// Registered as it is made: before a task starts, as `Task.immediate` may run it to its end.
   init(
     lineage: StoreTask, parent: RunningEffect?, ids: EffectIDs, isGroup: Bool = false,
     isPause: Bool = false
@@ -635,7 +638,6 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     (depth, index) = ((parent?.depth ?? -1) + 1, parent?.children.count ?? 0)
     parent?.children.append(self)
     if !isGroup { (lineage.active, lineage.count) = (lineage.active + 1, lineage.count + 1) }
-    lineage.registry?.register(self)
   }
 
   func forEachID(_ body: (EffectID) -> Void) {
