@@ -537,10 +537,9 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 /// ```
 // NB: Causation's unit; a send that starts no effect returns `empty`, and allocates none.
 @MainActor public final class StoreTask: Hashable, Sendable {
-  /// Effects in flight and actions queued; effects not cancelled nor ended; whether one finished.
-  fileprivate(set) var (count, active, finishedOne) = (0, 0, false)
-  /// Whether ``cancel()`` was called, or the store's release: nothing new starts or is reduced.
-  fileprivate(set) var wasCancelled = false
+  /// Effects in flight and actions queued; effects not cancelled nor ended; whether one finished;
+  /// whether ``cancel()`` was called, or the store's release: nothing new starts or is reduced.
+  fileprivate(set) var (count, active, finishedOne, wasCancelled) = (0, 0, false, false)
   private(set) weak var registry: Registry?
   /// The tasks waiting in ``finish()``, each resumed once: by `leave`, or by its cancellation.
   private var (waiters, nextWaiterID) = ([(id: Int, wake: UnsafeContinuation<Void, Never>)](), 0)
@@ -691,8 +690,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 
 /// A `.concatenate` in flight: its steps still to start, the next once its `children` have ended.
 @MainActor final class Concatenation<Action: Sendable>: RunningEffect {
-  /// The steps still to start, last first.
-  private(set) var steps: [Effect<Action>]
+  private(set) var steps: [Effect<Action>]  // The steps still to start, last first.
   /// The action whose reducer returned it, named in reports of its effects' errors.
   let origin: Action
   init(

@@ -1042,11 +1042,11 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   private let (executor, screenIDs) = (TestExecutor(), stackIDs(from: 0))
   // Once it failed, a release with work left says nothing more; `reporter`'s fail the next step.
   private var (hasFailed, reporter) = (false, miniReduxReporter.get())
-  private var dropped: [String] = []  // What MiniRedux reported on the main actor since the step.
+  // What MiniRedux reported on the main actor since the step; the test's sends that started effects.
+  private var (dropped, sent) = ([String](), [Sent]())
   // NB: Sound: used on the main actor, but for `deinit`'s read, when nothing else can reach it.
   nonisolated(unsafe) private var received: [Step] = []  // What effects caused, in order.
   private var (lastState, shown) = (State?.none, State?.none)  // Last recorded; what a step shows.
-  private var sent: [Sent] = []  // The test's sends that started effects.
   // The waits in progress, and whether the one in progress timed out.
   private var (waiters, isTimedOut) = ([CheckedContinuation<Void, Never>](), false)
   private var isRunning: Bool { sent.contains { $0.task.count > 0 } }
