@@ -76,47 +76,48 @@ struct ClockTests {
   @Test("a timer in a task group's child task has slept on the clock before send returns")
   func timerInTaskGroup() async throws {
     for _ in 0..<Self.iterations {
-      let clock = TestClock()
       // As SyncUps' RecordMeeting runs its timer: in a child task of a group, which the effect's
       // task starts and then awaits; the child yields 30 times before it sleeps.
-      let store = Store(initialState: 0) { (ticks: inout Int, tick: Bool) in
-        guard !tick else { return (ticks += 1, .none).1 }
-        return .run { send in
-          await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-              for _ in 0..<30 { await Task.yield() }
-              try? await clock.sleep(for: .seconds(1))
-              await send(true)
-            }
+      await expectOneTick { clock, send in
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask {
+            for _ in 0..<30 { await Task.yield() }
+            try? await clock.sleep(for: .seconds(1))
+            await send(true)
           }
         }
       }
-      let task = store.send(false)
-      await clock.advance(by: .seconds(1))
-      #expect(store.state == 1)
-      await task.finish()
     }
   }
 
   @Test("on a busy machine, an effect slow to reach its sleep has slept before send returns")
   func slowHopsBeforeTheSleep() async throws {
-    let clock = TestClock()
     // Each of 15 hops works 100 ms, as each is slow on a loaded machine: 1.5 s before the sleep,
     // more than the second a send's wait had in all; each pass of it has a second now.
+    await expectOneTick { clock, send in
+      for _ in 0..<15 {
+        usleep(100_000)
+        await Task.yield()
+      }
+      try? await clock.sleep(for: .seconds(1))
+      await send(true)
+    }
+  }
+
+  /// Sends a plain store's `false`, which runs `operation` (it should sleep a second on the clock,
+  /// then send `true`, a tick), advances the clock a second, and expects the tick.
+  private func expectOneTick(
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ operation: @escaping @Sendable (TestClock, Send<Bool>) async -> Void
+  ) async {
+    let clock = TestClock()
     let store = Store(initialState: 0) { (ticks: inout Int, tick: Bool) in
       guard !tick else { return (ticks += 1, .none).1 }
-      return .run { send in
-        for _ in 0..<15 {
-          usleep(100_000)
-          await Task.yield()
-        }
-        try? await clock.sleep(for: .seconds(1))
-        await send(true)
-      }
+      return .run { send in await operation(clock, send) }
     }
     let task = store.send(false)
     await clock.advance(by: .seconds(1))
-    #expect(store.state == 1)
+    #expect(store.state == 1, sourceLocation: sourceLocation)
     await task.finish()
   }
 
