@@ -369,8 +369,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 
   private func enqueue(_ action: Action, _ lineage: StoreTask?) {
     lineage?.count += 1
-    queuedActions.append(action)
-    queuedTasks.append(lineage)
+    _ = (queuedActions.append(action), queuedTasks.append(lineage))
   }
 
   /// Reduces the queue, moves on containers, tells observers; ends the send, returning its lineage.
@@ -602,9 +601,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   func leave() {
     count -= 1
     guard count == 0 else { return }
-    // NB: A resumed waiter runs later, so that none can change the list meanwhile.
-    for waiter in waiters { waiter.wake.resume() }
-    waiters = []
+    for waiter in (waiters, waiters = []).0 { waiter.wake.resume() }  // NB: Each runs later.
   }
 
   nonisolated public static func == (lhs: StoreTask, rhs: StoreTask) -> Bool { lhs === rhs }
@@ -727,10 +724,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   func emptied(_ container: RunningEffect) {}  // NB: The runtime's, which moves it on.
 
   func register(_ effect: RunningEffect) {
-    if !effect.isGroup {
-      effect.slot = inFlight.count
-      inFlight.append((effect, nil))
-    }
+    if !effect.isGroup { effect.slot = (inFlight.count, inFlight.append((effect, nil))).0 }
     effect.forEachID { id in
       // NB: Only `first` read, not a copy of `others`, which the write would then copy whole.
       guard let first = byID[id]?.first else {

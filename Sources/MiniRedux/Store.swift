@@ -261,7 +261,10 @@ extension Store: Observable {
   /// - Returns: The subscription, which ``StoreSubscription/cancel()`` ends; dropping it does not.
   @discardableResult public func subscribe<Selection: Equatable>(
     to select: @escaping (State) -> Selection, _ listener: @escaping @MainActor (Selection) -> Void
-  ) -> StoreSubscription { scope(state: select, action: { $0 }).subscribe(listener) }
+  ) -> StoreSubscription {
+    var last: Selection?  // NB: No scope, whose making reads the state: this works in a reducer.
+    return subscribe { if isChanged(&last, to: select($0)) { listener(last!) } }
+  }
 
   /// Reads a property of the state, as `store.count` reads `store.state.count`; Observation hears
   /// of it only on a `send` that changed it (`!=`, or any `send` for a value not `Equatable`).

@@ -348,6 +348,29 @@ struct ReducerMisuseTests {
     box.value = nil  // The reducer holds the box: break the cycle.
   }
 
+  @Test("subscribe(to:) inside the reducer works as subscribe does, hearing of changes only")
+  func subscribeToInReducer() {
+    let box = Box<Store<[Int], Action>>()
+    var counts: [Int] = []
+    let store = Store<[Int], Action>(initialState: []) { state, action in
+      switch action {
+      case .subscribe:
+        state.append(0)
+        box.value!.subscribe(to: \.count) { counts.append($0) }
+        return .send(.add(1))
+      case .add(let n):
+        if n > 0 { state.append(n) }
+        return .none
+      }
+    }
+    box.value = store
+    store.send(.subscribe)
+    store.send(.add(0))  // Changes nothing: not heard.
+    store.send(.add(2))
+    #expect(counts == [2, 3])
+    box.value = nil  // The reducer holds the box: break the cycle.
+  }
+
   @Test("reading store.state inside the reducer stops with a message that says what to do")
   func stateReadInReducer() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
