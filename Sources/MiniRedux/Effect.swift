@@ -413,7 +413,11 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   func attach(_ store: Store<State, Action>) {}
   // NB: Through its store, which is calling; inside the reducer, the send's end calls the listener.
   func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
-    defer { if !isReducing { listener(state) } }
+    defer {
+      let isOwn = (!isSending, isSending = true).0  // NB: What the first call sends waits for it.
+      if !isReducing { listener(state) }
+      if isOwn { drain() }
+    }
     return store!.listen(listener)
   }
 

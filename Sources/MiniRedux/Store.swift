@@ -1293,9 +1293,8 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   /// Sends `action` as the test's; returns its task, kept while it runs, and its step, if reduced.
   private func start(_ action: Action, sentAt: String) -> (StoreTask, Step?) {
     sent.removeAll { $0.task.count == 0 }
-    let count = received.count
-    let task = miniReduxReporter.withValue(reporter) { store.send(action) }
-    let step = received[count...].firstIndex { $0.action != nil }
+    let (old, task) = (received.count, miniReduxReporter.withValue(reporter) { store.send(action) })
+    let step = received[old...].firstIndex { $0.action != nil }  // NB: Its own, not its effects'.
     if task.count > 0 {
       sent.append((task, "\(dumpLine(action)) (\(sentAt))"))
       Task { [weak self] in  // Wakes a wait when the effects end; never cancels them.
@@ -1374,8 +1373,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
   }
 
   private func record(_ action: Action?, _ before: State, _ after: State, _ stackIDs: Int) {
-    received.append((action, before, after, stackIDs))
-    lastState = after
+    lastState = (after, received.append((action, before, after, stackIDs))).0
     wake()
   }
   private func noteDismissal(_ state: State) {

@@ -79,6 +79,22 @@ struct OrderingTests {
     #expect(probe.maxDepth == 1)
   }
 
+  @Test("a send from a listener's first call, made by subscribe, is queued behind that call")
+  func firstCallSendIsQueued() {
+    let store = Store<Int, Int>(initialState: 0) { count, n in (count += n, .none).1 }
+    var (calls, depth) = ([String](), 0)
+    let subscription = store.subscribe { [weak store] count in
+      depth += 1
+      defer { depth -= 1 }
+      calls.append("\(count) at depth \(depth)")
+      if count == 0 { store?.send(1) }
+    }
+    #expect(calls == ["0 at depth 1", "1 at depth 1"])
+    store.send(2)
+    #expect(calls.last == "3 at depth 1")
+    subscription.cancel()
+  }
+
   @Test("a send from an Observation observer is queued, not nested")
   func observerSendIsQueued() {
     let probe = Probe<Action>()
