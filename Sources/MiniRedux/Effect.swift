@@ -785,10 +785,11 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     // NB: Over a copy, as cancelling one unregisters it.
     guard let members = byID[id] else { return }
     var outermost: RunningEffect?
+    // NB: What encloses `container`, innermost first: one climb, however many members there are.
+    let enclosing = container.map { Array(sequence(first: $0, next: \.parent)) } ?? []
     func cancelUnlessEnclosing(_ member: RunningEffect) {
-      var node = container
-      while let inner = node, inner.depth > member.depth { node = inner.parent }
-      guard node === member else { return cancel(member) }
+      let up = enclosing.count - 1 - member.depth  // NB: Where `member`'s depth is in `enclosing`.
+      guard up >= 0, enclosing[up] === member else { return cancel(member) }
       if member.depth < outermost?.depth ?? .max { outermost = member }
     }
     cancelUnlessEnclosing(members.first)
