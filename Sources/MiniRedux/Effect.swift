@@ -279,10 +279,16 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
 }
 
 // MARK: - The runtime of a root store
-nonisolated let keptCapacity = 16  // NB: Room an emptied buffer keeps: not the largest burst.
+nonisolated let keptCapacity = 16  // NB: Room a table keeps however little it holds.
+/// Copies `table`, whose capacity is `room`, by `copy` once it is under a quarter full: what a
+/// store holds follows the work in flight, not its largest burst, at a copy per 3n removals.
+nonisolated func fit<T: Collection>(_ table: inout T, _ room: Int, _ copy: (T) -> T) {
+  if room > max(keptCapacity, 4 * table.count) { table = copy(table) }
+}
 /// Removes `array[i]`, moving the last element there: the one it returns, if any.
 nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   let last = array.removeLast()
+  fit(&array, array.capacity) { $0.map { $0 } }
   return i < array.count ? (array[i] = last, last).1 : nil
 }
 
@@ -760,13 +766,12 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
         members.first = next
       } else {
         if id.watchesState { watched.remove(id) }
-        return
+        return fit(&watched, watched.capacity) { Set($0.lazy.map { $0 }) }
       }
+      fit(&members.others, members.others.capacity) { .init(uniqueKeysWithValues: $0.map { $0 }) }
       byID[id] = members
     }
-    // NB: Not `byID` while it holds a group that is still starting.
-    if inFlight.isEmpty, inFlight.capacity > keptCapacity { inFlight = [] }
-    if byID.isEmpty, byID.capacity > keptCapacity { byID = [:] }
+    fit(&byID, byID.capacity) { .init(uniqueKeysWithValues: $0.map { $0 }) }
   }
 
   /// Cancels `effect` and all it contains; a group still starting stays, unless its container goes.

@@ -109,8 +109,8 @@ public typealias Reducer<State, Action: Sendable> =
     listeners.append((id, listener))
     return StoreSubscription { [weak self] in
       guard let self, let index = listeners.firstIndex(where: { $0.id == id }) else { return }
-      // NB: The last one out takes the room of the most there ever were.
-      if listeners.count == 1 { listeners = [] } else { listeners.remove(at: index) }
+      listeners.remove(at: index)
+      fit(&listeners, listeners.capacity) { $0.map { $0 } }
       cancellations += 1
     }
   }
@@ -193,7 +193,7 @@ extension Store: Observable {
     listeners()
     var released = false
     for scope in layers.scopes where !scope.notify() { released = true }
-    if released { layers.scopes.removeAll { !$0.isAlive() } }
+    if released { layers.scopes = layers.scopes.filter { $0.isAlive() } }  // NB: Fit to them.
     isTracked =
       layers.willChange != nil || !layers.scopes.isEmpty || layers.isStateObserved
       || layers.observed.contains { $0.isObserved }
@@ -366,7 +366,7 @@ final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Senda
     let changed = changes()
     _ = changed(parent.core.read())
     if parent.layers.scopes.count >= parent.layers.pruneScopesAt {
-      parent.layers.scopes.removeAll { !$0.isAlive() }
+      parent.layers.scopes = parent.layers.scopes.filter { $0.isAlive() }
       parent.layers.pruneScopesAt = Swift.max(keptCapacity, 2 * parent.layers.scopes.count)
     }
     // NB: The child weakly, as it keeps its parent alive; the parent unowned, as it holds this.

@@ -140,6 +140,58 @@ struct LongLivedTests {
     await eventually { task.count == 0 }
     #expect(reduced.values.count == 1)
   }
+
+  @Test("a burst of 2,000 rows' effects, one left: the store's tables shrink to what is in flight")
+  func burstLeavesNoRoom() async {
+    // Given: 2,000 rows, each listening under its place and under one id of the user's.
+    let rows = (0..<2_000).map(Listening.Row.init)
+    let store = Store(initialState: Listening.State(rows: rows), Listening.reducer)
+    let tasks = rows.map { store.send(.row($0.id, .listen)) }
+    let registry = store.core as! Registry
+    #expect(registry.inFlight.count == 2_000 && registry.watched.count == 2_000)
+
+    // When: all rows but the first go, and their effects with them.
+    store.send(.keepFirst)
+
+    // Then: what the registry holds is the room for one effect, not for the burst.
+    #expect(registry.inFlight.count == 1 && registry.inFlight.capacity < 4 * keptCapacity)
+    #expect(registry.byID.count == 3 && registry.byID.capacity < 4 * keptCapacity)
+    #expect(registry.byID.values.allSatisfy { $0.others.capacity < 4 * keptCapacity })
+    #expect(registry.watched.count == 1 && registry.watched.capacity < 4 * keptCapacity)
+    for task in tasks { task.cancel() }
+    for task in tasks { await finished(task) }
+  }
+
+  @Test("an effect's container, or the table of effects, that empties gives back its room")
+  func swapRemoveShrinks() {
+    var table = Array(0..<10_000)
+    while table.count > 1 { _ = swapRemove(&table, at: 0) }
+    #expect(table.capacity < 4 * keptCapacity)
+  }
+
+  @Test("a thousand listeners, all but one cancelled: the store keeps room for one")
+  func listenersShrink() {
+    let store = Store(initialState: 0) { (_: inout Int, _: Int) in .none }
+    let subscriptions = (0..<1_000).map { _ in store.subscribe { _ in } }
+    for subscription in subscriptions.dropFirst() { subscription.cancel() }
+    #expect(store.listeners.count == 1 && store.listeners.capacity < 4 * keptCapacity)
+  }
+}
+
+/// Rows that each listen until cancelled, under one id of the user's.
+private enum Listening {
+  struct Row: Equatable, Identifiable { var id: Int }
+  struct State: Equatable { var rows: [Row] }
+  enum RowAction: Sendable { case listen }
+  enum Action: Sendable { case row(Int, RowAction), keepFirst }
+
+  static let reducer = Reduce<State, Action> { state, action in
+    if case .keepFirst = action { state.rows.removeSubrange(1...) }
+    return .none
+  }
+  .forEach(\.rows, action: Action.row) { _, _ in
+    .run { _ in await untilCancelled() }.cancellable(id: "listen")
+  }
 }
 
 @MainActor
