@@ -501,20 +501,20 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       // NB: Registered first, as `Task.immediate` may run an operation to its end before returning.
       register(running)
       // NB: Written out in each branch (HowItWorks' table).
-      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        // NB: Starts inside `send`, so that the operation leaves the main actor at once.
-        keep(
+      let task =
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+          // NB: Starts inside `send`, so that the operation leaves the main actor at once.
           Task.immediate(priority: priority, executorPreference: executor) {
             await Effect.perform(body, handler, send, startedBy: origin)
             running.end(in: running.lineage.registry)
-          }, for: running)
-      } else {
-        keep(
+          }
+        } else {
           Task(priority: priority) {
             await Effect.perform(body, handler, send, startedBy: origin)
             running.end(in: running.lineage.registry)
-          }, for: running)
-      }
+          }
+        }
+      if running.slot >= 0 { inFlight[running.slot].task = task }  // NB: Unless it ended already.
     default: break
     }
   }
@@ -721,7 +721,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 /// A store's effects in flight, by id, apart from `State` and `Action`; released, it cancels them.
 @MainActor class Registry {
   /// Each `.run` and concatenation in flight, at its `slot`, with its task (`deinit` reads these).
-  private(set) var inFlight: [(effect: RunningEffect, task: Task<Void, Never>?)] = []
+  fileprivate(set) var inFlight: [(effect: RunningEffect, task: Task<Void, Never>?)] = []
   /// The effects under each id: the first inline, as most ids cover one effect at a time.
   private(set) var byID:
     [EffectID: (first: RunningEffect, others: [ObjectIdentifier: RunningEffect])] = [:]
@@ -745,11 +745,6 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       // NB: An id twice around one effect registers it once.
       if first !== effect { byID[id]!.others[.init(effect)] = effect }
     }
-  }
-
-  /// Keeps the task of a `.run` in flight, to cancel it; one that ended already needs none.
-  func keep(_ task: Task<Void, Never>, for effect: RunningEffect) {
-    if effect.slot >= 0 { inFlight[effect.slot].task = task }
   }
 
   func unregister(_ effect: RunningEffect, cancellingTask: Bool) {
