@@ -1322,9 +1322,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     }
     if let next {
       let shown = Self.describe(next.action)
-      guard isMatch else {
-        return try fail("receive: expected \(expected), but received \(shown)", at)
-      }
+      if !isMatch { return try fail("receive: expected \(expected), but received \(shown)", at) }
       executor.drain(within: timeout)
       return try check(update, next, "receive(\(shown))", at)
     }
