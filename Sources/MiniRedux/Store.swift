@@ -1451,13 +1451,12 @@ typealias StepLocation = (fileID: StaticString, filePath: StaticString, line: UI
 /// try await store.receive(.resultsLoaded(["swift"])) { $0.results = ["swift"] }
 /// ```
 public final class ImmediateTestClock: Clock, @unchecked Sendable {
-  public typealias Instant = ContinuousClock.Instant
   private let queue = DispatchQueue(label: "MiniRedux.ImmediateTestClock")
-  private var instant = Instant.now  // Read and written on `queue` only: the class is Sendable.
+  private var instant = ContinuousClock.now  // On `queue` only: the class is Sendable.
 
   /// A clock that starts at the present instant of a `ContinuousClock`.
   public init() {}
-  public var now: Instant { queue.sync { instant } }
+  public var now: ContinuousClock.Instant { queue.sync { instant } }
   public var minimumResolution: Duration { .zero }
 
   /// Moves `now` on to `deadline`, if it is later, and returns, unless the task is cancelled.
@@ -1480,7 +1479,6 @@ public final class ImmediateTestClock: Clock, @unchecked Sendable {
 /// > Note: Each test store runs its effects on a serial queue of its own from macOS, iOS, tvOS,
 /// > watchOS and visionOS 26 on, and on Linux; before, `advance(by:)` does not wait for them.
 public final class TestClock: Clock, @unchecked Sendable {
-  public typealias Instant = ContinuousClock.Instant
   // NB: A queue, not a `Mutex`, whose thread-local storage the `swift` interpreter cannot load.
   private let queue = DispatchQueue(label: "MiniRedux.TestClock")
   /// On `queue` only: the class is Sendable. `executors`: of the test stores that slept on it.
@@ -1502,7 +1500,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) { createdAt = (fileID, filePath, line, column) }
-  public var now: Instant { queue.sync { state.now } }
+  public var now: ContinuousClock.Instant { queue.sync { state.now } }
   public var minimumResolution: Duration { .zero }
 
   /// Suspends until an advance reaches `deadline`; a deadline already past returns at once, and
