@@ -280,15 +280,13 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
 
 // MARK: - The runtime of a root store
 nonisolated let keptCapacity = 16  // NB: Room a table keeps however little it holds.
-/// Copies `table`, whose capacity is `room`, by `copy` once it is under a quarter full: what a
-/// store holds follows the work in flight, not its largest burst, at a copy per 3n removals.
-nonisolated func fit<T: Collection>(_ table: inout T, _ room: Int, _ copy: (T) -> T) {
-  if room > max(keptCapacity, 4 * table.count) { table = copy(table) }
-}
+/// Whether a table is under a quarter full: then it is copied to fit, so that what a store holds
+/// follows the work in flight, not its largest burst (a copy per 3n removals, at most).
+nonisolated func isRoomy(_ room: Int, _ count: Int) -> Bool { room > max(keptCapacity, 4 * count) }
 /// Removes `array[i]`, moving the last element there: the one it returns, if any.
 nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   let last = array.removeLast()
-  fit(&array, array.capacity) { $0.map { $0 } }
+  if isRoomy(array.capacity, array.count) { array = array.map { $0 } }
   return i < array.count ? (array[i] = last, last).1 : nil
 }
 
@@ -760,13 +758,17 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       } else if let next = members.others.popFirst()?.value {
         members.first = next
       } else {
-        if id.watchesState { watched.remove(id) }
-        return fit(&watched, watched.capacity) { Set($0.lazy.map { $0 }) }
+        guard id.watchesState else { return }
+        watched.remove(id)
+        if isRoomy(watched.capacity, watched.count) { watched = Set(watched.lazy.map { $0 }) }
+        return
       }
-      fit(&members.others, members.others.capacity) { .init(uniqueKeysWithValues: $0.map { $0 }) }
+      if isRoomy(members.others.capacity, members.others.count) {
+        members.others = .init(uniqueKeysWithValues: members.others.map { $0 })
+      }
       byID[id] = members
     }
-    fit(&byID, byID.capacity) { .init(uniqueKeysWithValues: $0.map { $0 }) }
+    if isRoomy(byID.capacity, byID.count) { byID = .init(uniqueKeysWithValues: byID.map { $0 }) }
   }
 
   /// Cancels `effect` and all it contains; a group still starting stays, unless its container goes.

@@ -110,7 +110,7 @@ public typealias Reducer<State, Action: Sendable> =
     return StoreSubscription { [weak self] in
       guard let self, let index = listeners.firstIndex(where: { $0.id == id }) else { return }
       listeners.remove(at: index)
-      fit(&listeners, listeners.capacity) { $0.map { $0 } }
+      if isRoomy(listeners.capacity, listeners.count) { listeners = listeners.map { $0 } }
       cancellations += 1
     }
   }
