@@ -923,15 +923,15 @@ nonisolated func stackIDs(from id: Int) -> (next: @Sendable () -> Int, peek: @Se
   return ({ queue.sync { (next, next += 1).0 } }, { queue.sync { next } })
 }
 
-/// Which keys of an embedding a state holds; `children` keeps the child states read in one look.
+/// Which keys of an embedding a state holds, each as its place boxes it (the embedding's own type,
+/// read back with no existential cast); `children` keeps the child states read in one look.
 @usableFromInline typealias Keys<State> =
-  (State, _ children: inout [ObjectIdentifier: Any]) -> (AnyHashable) -> Bool
+  (State, _ children: inout [ObjectIdentifier: Any]) -> (EffectID) -> Bool
 
 /// The id of a child's effects in a `State`: its embedding (a key path, with places around), key.
 final class Place<State>: TypedEffectID<[EffectID]>, @unchecked Sendable {
   var embedding: EffectID { value[0] }  // NB: An id, compared with no cast (HowItWorks' table).
-  // NB: Sound: both places made (in `Reduce.embed`) box their key as an `AnyHashable`.
-  var key: AnyHashable { unsafeDowncast(value[1], to: TypedEffectID<AnyHashable>.self).value }
+  var key: EffectID { value[1] }  // NB: Boxed by the embedding, which alone reads it.
   /// Which keys of `embedding` a state holds; how `.dismiss` removes the child (`nil`: from outer).
   let (keys, remove): (Keys<State>, ((inout State) -> Void)?)
   init(_ at: [EffectID], keys: @escaping Keys<State>, remove: ((inout State) -> Void)?) {
@@ -997,8 +997,8 @@ extension Runtime {
           + "they will not end with that child. Embed the reducer with scope, ifLet or forEach.")
     }
     // NB: One look at each embedding's keys; the last one's at hand, as places come mixed.
-    var (looks, children) = ([EffectID: (AnyHashable) -> Bool](), [ObjectIdentifier: Any]())
-    var last: (embedding: EffectID, isPresent: (AnyHashable) -> Bool)?
+    var (looks, children) = ([EffectID: (EffectID) -> Bool](), [ObjectIdentifier: Any]())
+    var last: (embedding: EffectID, isPresent: (EffectID) -> Bool)?
     for id in watched {
       let place = unsafeDowncast(id, to: Place<State>.self)  // NB: Sound: only places are left.
       if last?.embedding != place.embedding {
@@ -1043,13 +1043,13 @@ extension Reduce {
   /// under its place's id if it `owns` them; `child`, `modify`, `keys`, `remove` reach it.
   @usableFromInline static func embed<ChildState, ChildAction>(
     _ effect: Effect<ChildAction>, _ embed: @escaping @Sendable (ChildAction) -> Action,
-    at path: AnyKeyPath, key: AnyHashable, owns: Bool = true,
+    at path: AnyKeyPath, key: EffectID, owns: Bool = true,
     child: @escaping (State) -> ChildState?,
     modify: @escaping (inout State, (inout ChildState) -> Void) -> Void,
     keys: @escaping Keys<State>, remove: ((inout State) -> Void)?
   ) -> Effect<Action> {
     guard !effect.isNone else { return .none }
-    let id = Place<State>([TypedEffectID(path), TypedEffectID(key)], keys: keys, remove: remove)
+    let id = Place<State>([TypedEffectID(path), key], keys: keys, remove: remove)
     let embedded = effect.map(embed) { inner in
       // NB: Renamed under `scope` too: two scoped children of one type have children of their own.
       guard let place = inner as? Place<ChildState> else {
@@ -1066,7 +1066,7 @@ extension Reduce {
         children[ObjectIdentifier(id)] = [inner]
         return inner.map { place.keys($0, &children) } ?? { _ in false }
       }
-      let at: [EffectID] = [TypedEffectID([id, place.embedding]), TypedEffectID(place.key)]
+      let at: [EffectID] = [TypedEffectID([id, place.embedding]), place.key]
       return (Place(at, keys: keys, remove: place.remove.map { r in { modify(&$0, r) } }), nil)
     }
     return owns ? embedded.cancellable(id) : embedded

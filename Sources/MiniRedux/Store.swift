@@ -534,10 +534,10 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       let isThere = { (state: State) in find(state) == key }
       return .merge(
         Self.embed(
-          effect, { embed($0) }, at: path, key: key, owns: owns,
+          effect, { embed($0) }, at: path, key: TypedEffectID(key), owns: owns,
           child: { (state: State) in isThere(state) ? read(state) : nil },
           modify: { state, change in if isThere(state) { modify(&state, change) } },
-          keys: { (state: State, _) in { [now = find(state)] in $0 == now } },
+          keys: { state, _ in { [now = find(state).map(TypedEffectID.init)] in $0 == now } },
           remove: remove.map { remove in { if isThere($0) { remove(&$0) } } }),
         parent(&state, action))
     }
@@ -661,13 +661,12 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       }
       return .merge(
         Self.embed(
-          effect, { embed(key, $0) }, at: path, key: key,
+          effect, { embed(key, $0) }, at: path, key: TypedEffectID(key),
           child: { state in place(state).map { state[keyPath: path][$0] } },
           modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
           keys: { state, _ in
-            // NB: One look at the rows for all keys; `base`: a cast from `AnyHashable` costs more.
-            var (rows, look) = (state[keyPath: path], -1)
-            return { find($0.base as! ID, in: rows, look: &look) != nil }
+            var (rows, look) = (state[keyPath: path], -1)  // NB: One look at the rows for all keys.
+            return { find(($0 as! TypedEffectID<ID>).value, in: rows, look: &look) != nil }
           },
           remove: { state in
             guard let row = place(state), !remove(&state[keyPath: path], row) else { return }
