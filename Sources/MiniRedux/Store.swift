@@ -617,7 +617,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     /// The first row with `id`, in O(1) expected time: by key in a dictionary's values (sound:
     /// frozen structs of one stored property), else from `first` or `older` if a `Range<Int>`.
     func find(_ id: ID, in rows: Rows, look: inout Int) -> Rows.Index? {
-      if look == rebuilds { return first[id] }  // NB: `look`: the rebuild made for these rows.
+      if look >= 0, look == rebuilds { return first[id] }  // NB: The rebuild made for these rows.
       var at = isRange ? first[id] ?? older[id] : nil  // NB: A value may embed two lists at once.
       if empty != nil { at = unsafeBitCast(rows, to: Keyed.self).index(forKey: id) as? Rows.Index }
       if let index = at, index >= rows.startIndex, index < rows.endIndex, idAt(rows, index) == id {
@@ -666,7 +666,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
           modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
           keys: { state, _ in
             var (rows, look) = (state[keyPath: path], -1)  // NB: One look at the rows for all keys.
-            return { find(($0 as! TypedEffectID<ID>).value, in: rows, look: &look) != nil }
+            return { [rows] in find(($0 as! TypedEffectID).value, in: rows, look: &look) != nil }
           },
           remove: { state in
             guard let row = place(state), !remove(&state[keyPath: path], row) else { return }
