@@ -109,6 +109,7 @@ struct Benchmarks {
     if selected("S13") { rows.append(await scenarios.s13FieldViews(scoped: false)) }
     if selected("S13B") { rows.append(await scenarios.s13FieldViews(scoped: true)) }
     if selected("S14") { rows.append(await scenarios.s14NestedWrappers()) }
+    if selected("S17") { rows.append(await scenarios.s17DeepCancelInFlight()) }
     for list in Scenarios.rowActionLists where selected(list.id.uppercased()) {
       rows.append(await scenarios.rowAction(list))
     }

@@ -136,6 +136,34 @@ enum Chain {
   }
 }
 
+/// S17: effects in flight under one id, replaced by a `cancelInFlight` that starts deep inside
+/// another effect.
+enum Replacement {
+  enum Action: Sendable { case start, replace, noop }
+
+  /// `.start` returns `members` groups under "x", nested, around one `.run` that stays in flight
+  /// until cancelled; `.replace` returns a `cancelInFlight` under "x" inside `depth` groups under
+  /// ids of their own, which cancels those members. Each group merges a `.noop`, which counts.
+  static func reducer(members: Int, depth: Int) -> Reducer<Int, Action> {
+    { noops, action in
+      switch action {
+      case .start:
+        // NB: No thread, no CPU: the sleep ends only in the cancellation `.replace` brings.
+        var effect = Effect<Action>.run { _ in try await Task.sleep(for: .seconds(3600)) }
+        for _ in 0..<members { effect = .merge(effect, .send(.noop)).cancellable(id: "x") }
+        return effect
+      case .replace:
+        var effect = Effect<Action>.run { _ in }.cancellable(id: "x", cancelInFlight: true)
+        for id in 0..<depth { effect = .merge(effect, .send(.noop)).cancellable(id: id) }
+        return effect
+      case .noop:
+        noops += 1
+        return .none
+      }
+    }
+  }
+}
+
 /// Reads the live heap at the 20,000th and the 220,000th operation.
 @MainActor
 final class HeapProbe {

@@ -279,6 +279,37 @@ struct Scenarios {
     return result
   }
 
+  // MARK: S17 a cancelInFlight deep inside an effect, over many effects under its id
+
+  /// One send whose reducer returns `n` nested groups under one id around a `.run` that stays in
+  /// flight, then one whose reducer returns a `cancelInFlight` under that id inside `n` nested
+  /// groups under ids of their own, which cancels the first send's groups; both awaited. One
+  /// operation is a pair, a group under the id and a level above the `cancelInFlight`: building,
+  /// starting and ending both, and the `cancelInFlight`'s look at them. M groups under the id and
+  /// D levels cost M + D, so this stays flat as n grows; the code that climbed from the
+  /// `cancelInFlight` once per group under its id cost M·D (1.66 times the count at 1,000 to 3,000).
+  mutating func s17DeepCancelInFlight() async -> Measurement {
+    let n = opaque(counts.roundTrips)
+    let store = Store(initialState: 0, opaqueReducer(Replacement.reducer(members: n, depth: n)))
+    let result = await measure(
+      "S17", "a cancelInFlight \(grouped(n)) groups deep over \(grouped(n)) under its id, per pair",
+      operations: n, repetitions: repetitions, floor: "S14"
+    ) {
+      await timed {
+        let started = store.send(.start)
+        await store.send(.replace).finish()
+        await started.finish()
+      }
+    }
+    checks.append(
+      Check(
+        name: "S17 every action in the groups was reduced, and no effect is left in flight",
+        passed: store.state == 2 * n * (repetitions + 1) && (inFlightEffects(store) ?? 0) == 0,
+        detail: "reduced \(store.state) of \(2 * n * (repetitions + 1)), in flight "
+          + described(inFlightEffects(store))))
+    return result
+  }
+
   // MARK: S4 leak
 
   /// In-flight entries and live heap before and after `roundTrips` effects, store alive.
