@@ -208,8 +208,9 @@ extension Effect {
     convenience init(_ effects: [Effect]) { self.init(effects[0], Array(effects.dropFirst())) }
     var effects: [Effect] { [first] + rest }
     deinit {
-      // NB: A shallow tree, the usual one, goes the ordinary way (HowItWorks' table).
-      guard height > 64 else { return }
+      // NB: A shallow tree, the usual one, goes the ordinary way (HowItWorks' table); one that
+      // the loop below emptied has nothing left (an array of its `.none` costs a metadata lookup).
+      guard height > 64, !(first.isNone && rest.isEmpty) else { return }
       var pending = effects
       (first, rest) = (.none, [])
       while var effect = pending.popLast() {
@@ -445,7 +446,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
           register(inner!)
           pending.append((nil, inner))
         }
-        pending += parts.effects.reversed().map { ($0, inner) }
+        for part in parts.rest.reversed() { pending.append((part, inner)) }
+        pending.append((parts.first, inner))
       case .concatenate(let parts):
         // NB: Unstarted, it is its first step alone, so that a `.cancel(id:)` there applies.
         guard let lineage = admit(lineage, in: container) else {
@@ -566,9 +568,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   /// dropped, and effects their actions would start do not start.
   public func cancel() {
     wasCancelled = true
-    guard let registry else { return }
     // NB: Its effects are found by a search: a list of them would cost each effect.
-    for (effect, _) in registry.inFlight where effect.lineage === self { registry.cancel(effect) }
+    registry?.inFlight.filter { $0.effect.lineage === self }.forEach { registry?.cancel($0.effect) }
   }
 
   /// Waits until the effects have ended; cancelling the waiting task cancels them and returns. In a
@@ -702,7 +703,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     _ lineage: StoreTask, _ parent: RunningEffect?, _ ids: EffectIDs, _ parts: Effect<Action>.Parts,
     origin: Action
   ) {
-    (steps, self.origin) = (parts.effects.reversed(), origin)
+    (steps, self.origin) = (parts.rest.reversed() + [parts.first], origin)
     super.init(lineage: lineage, parent: parent, ids: ids)
   }
 
