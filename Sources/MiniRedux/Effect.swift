@@ -446,7 +446,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
           register(inner!)
           pending.append((nil, inner))
         }
-        for part in parts.rest.reversed() { pending.append((part, inner)) }
+        for index in parts.rest.indices.reversed() { pending.append((parts.rest[index], inner)) }
         pending.append((parts.first, inner))
       case .concatenate(let parts):
         // NB: Unstarted, it is its first step alone, so that a `.cancel(id:)` there applies.
