@@ -210,7 +210,7 @@ extension Effect {
     deinit {
       // NB: A shallow tree, the usual one, goes the ordinary way (HowItWorks' table); one that
       // the loop below emptied has nothing left (an array of its `.none` costs a metadata lookup).
-      guard height > 64, !(first.isNone && rest.isEmpty) else { return }
+      guard height > 64, first.parts != nil || !rest.isEmpty else { return }
       var pending = effects
       (first, rest) = (.none, [])
       while var effect = pending.popLast() {
@@ -710,6 +710,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   /// Pops the next step; a nested concatenation is spread, so that nesting costs no depth.
   func nextStep() -> Effect<Action>? {
     while let step = steps.popLast() {
+      if isRoomy(steps.capacity, steps.count) { steps = steps.map { $0 } }  // NB: What ran goes.
       guard case .concatenate(let parts) = step.operation else { return step }
       steps += parts.effects.reversed()
     }

@@ -1618,9 +1618,9 @@ extension StoreTask {
 nonisolated final class TestExecutor: Sendable {
   static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()  // The queue's executor.
   private let queue = DispatchQueue(label: "MiniRedux.TestExecutor")
-  // NB: Sound: read and written on the queue only, where the effects' jobs run.
-  nonisolated(unsafe) private var ran = 0  // How many jobs ran.
-  nonisolated(unsafe) var sleepers = 0  // How many of its effects sleep on a `TestClock`.
+  // NB: Sound: read and written on the queue only, where the effects' jobs run. How many jobs
+  // ran, and how many of its effects sleep on a `TestClock`.
+  nonisolated(unsafe) var (ran, sleepers) = (0, 0)
 
   init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }  // NB: Its own queue.
 

@@ -169,6 +169,23 @@ struct LongLivedTests {
     #expect(table.capacity < 4 * keptCapacity)
   }
 
+  @Test("a concatenation of 10,000 steps at its last: it keeps no room for the steps that ran")
+  func concatenationGivesBackItsSteps() async {
+    let store = Store(initialState: 0) { (count: inout Int, steps: Int) -> Effect<Int> in
+      count += 1
+      guard steps > 0 else { return .none }
+      let sends = (0..<steps).map { _ in Effect<Int>.send(0) }
+      return .concatenate(sends + [.run { _ in await untilCancelled() }])
+    }
+    let task = store.send(10_000)
+    #expect(store.state == 10_001)
+    let registry = store.core as! Registry
+    let chain = registry.inFlight.compactMap { $0.effect as? Concatenation<Int> }.first
+    #expect(chain?.steps.isEmpty == true && (chain?.steps.capacity ?? .max) <= keptCapacity)
+    task.cancel()
+    await finished(task)
+  }
+
   @Test("a thousand listeners, all but one cancelled: the store keeps room for one")
   func listenersShrink() {
     let store = Store(initialState: 0) { (_: inout Int, _: Int) in .none }
