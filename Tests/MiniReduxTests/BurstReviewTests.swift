@@ -40,7 +40,8 @@ private enum Burst {
   (store.core as AnyObject) as! Registry
 }
 
-@MainActor @Suite("Burst review: a store's tables give back the room of a burst") struct BurstReviewTableTests {
+@MainActor @Suite("Burst review: a store's tables give back the room of a burst")
+struct BurstReviewTableTests {
   // Rule: `.cancel(id:)` ends every effect under the id (none lost, none twice), and once the
   // burst has ended its tables are given back the room it made (Guarantees.md's new sentence).
   @Test func cancellingAnIdWithThousandsOfEffects() async {
@@ -313,7 +314,8 @@ private enum StackAction: Equatable, Sendable {
   case byStack(Int, ScreenAction), byID(String, ScreenAction), rows(String, ScreenAction), bump
 }
 
-@MainActor @Suite("Burst review: children's keys, boxed by their embedding") struct BurstReviewKeyTests {
+@MainActor @Suite("Burst review: children's keys, boxed by their embedding")
+struct BurstReviewKeyTests {
   // Rule: rows whose ids change in place end their effects (the id's child is gone) and a row
   // feature reused at two levels keeps each level's children apart.
   @Test func rowIdChangesInPlaceEndsItsEffects() async {
@@ -438,7 +440,8 @@ private enum Tree2Action: Equatable, Sendable {
   case bump, removeRow(Int)
 }
 
-@MainActor @Suite("Burst review: one key path embedded twice, a feature reused at two levels") struct BurstReviewKeyTests2 {
+@MainActor @Suite("Burst review: one key path embedded twice, a feature reused at two levels")
+struct BurstReviewKeyTests2 {
   // Rule: two forEach on one path with one id type agree; a row feature reused at two levels
   // (rows and their children) ends each level's effects with its own child only.
   @Test func twoForEachOnePathAndNestedReuse() async {
@@ -478,7 +481,8 @@ private indirect enum Tree {
   case send(Int), merge([Tree]), concat([Tree])
 }
 
-@MainActor @Suite("Burst review: composite effects, in order and released at any depth") struct BurstReviewCompositeTests {
+@MainActor @Suite("Burst review: composite effects, in order and released at any depth")
+struct BurstReviewCompositeTests {
   // Rule: parts start in order: a merge's sends, and a concatenation's steps, in the order given
   // at any nesting (merges inside steps; concatenations of concatenations).
   @Test func orderAtAnyNesting() {
