@@ -43,7 +43,7 @@ private enum Burst {
 @MainActor @Suite("Burst review: a store's tables give back the room of a burst")
 struct BurstReviewTableTests {
   // Rule: `.cancel(id:)` ends every effect under the id (none lost, none twice), and once the
-  // burst has ended its tables are given back the room it made (Guarantees.md's new sentence).
+  // burst has ended its tables are given back the room it made (Guarantees.md).
   @Test func cancellingAnIdWithThousandsOfEffects() async {
     let ended = Locked(0)
     let store = Store(initialState: 0, Burst.reduce(ended))
