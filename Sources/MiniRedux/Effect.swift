@@ -446,6 +446,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
           register(inner!)
           pending.append((nil, inner))
         }
+        // NB: By index: `reversed()` put Array's bounds check out of line (HowItWorks' table).
         for index in parts.rest.indices.reversed() { pending.append((parts.rest[index], inner)) }
         pending.append((parts.first, inner))
       case .concatenate(let parts):
