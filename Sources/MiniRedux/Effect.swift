@@ -342,7 +342,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     return task
   }
 
-  /// Reduces `action`, and what follows, in `lineage` or a new one, which it returns; or queues it.
+  /// Reduces `action` and what follows in `lineage`, else in one its first effect makes; or queues.
   func send(_ action: Action, in lineage: StoreTask?) -> StoreTask? {
     guard !isSending else {
       enqueue(action, lineage)
@@ -499,7 +499,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       guard let lineage = admit(lineage, in: container) else { return }
       let running = RunningEffect(lineage: lineage, parent: container, ids: ids, isPause: isPause)
       let send = Send(effect: running, deliver: deliver)
-      // NB: Registered first, as `Task.immediate` may run an operation to its end before returning.
+      // NB: Registered before its task starts, so that the task's end always finds it registered.
       register(running)
       // NB: Written out in each branch (HowItWorks' table).
       let task =
