@@ -271,8 +271,7 @@ typealias EffectIDs = (first: EffectID?, rest: [EffectID])
   @usableFromInline let value: Value
   @inlinable init(_ value: Value) { self.value = value }
   @usableFromInline override func hash(into hasher: inout Hasher) {
-    hasher.combine(ObjectIdentifier(Value.self))
-    hasher.combine(value)
+    _ = (hasher.combine(ObjectIdentifier(Value.self)), hasher.combine(value))
   }
   override func isEqual(to other: EffectID) -> Bool {
     type(of: other) == Self.self && value == unsafeDowncast(other, to: Self.self).value
@@ -415,7 +414,6 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     drain()
   }
 
-  func attach(_ store: Store<State, Action>) {}
   // NB: Through its store, which is calling; inside the reducer, the send's end calls the listener.
   func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
     defer {
@@ -730,7 +728,6 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   fileprivate(set) var watched: Set<EffectID> = [] { didSet { hasWatched = !watched.isEmpty } }
   private(set) var hasWatched = false  // NB: Each reduction reads it (HowItWorks' table).
   deinit { for entry in inFlight { entry.task?.cancel() } }
-
   func dismiss(from effect: RunningEffect) {}  // NB: The runtime's, which knows the state.
   func emptied(_ container: RunningEffect) {}  // NB: The runtime's, which moves it on.
 

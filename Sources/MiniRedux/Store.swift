@@ -333,6 +333,8 @@ extension Store where State: Sendable {
   }
 }
 
+extension StoreCore { func attach(_ store: Store<State, Action>) {} }
+
 @MainActor
 final class ScopedCore<ParentState, ParentAction: Sendable, State, Action: Sendable>: StoreCore {
   // NB: Strongly: a scoped store keeps its parent alive, never the other way.
@@ -593,16 +595,17 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     extract: (@MainActor (Action) -> (Int, ChildAction)?)? = nil,
     child: @escaping Reducer<Screen, ChildAction>
   ) -> Self {
-    forEach(
-      path, id: { $0.ids[$1] }, remove: { ($0.removeSubrange($1...), true).1 }, action: embed,
-      extract: extract, child: child)
+    nonisolated(unsafe) let path = path  // Sound: read only on the main actor, as the store is.
+    return forEach(  // NB: An embedding apart from a `forEach` by the screens' own ids.
+      path, at: path.appending(path: \.ids), id: { $0.ids[$1] },
+      remove: { ($0.removeSubrange($1...), true).1 }, action: embed, extract: extract, child: child)
   }
 
   /// Both `forEach`s: `idAt` tells the id at an index, which actions name and whose effects end
-  /// when no element has it; `remove` removes a child that dismisses itself, or returns `false`.
+  /// when none has it (at `embedding ?? path`); `remove` removes one dismissing itself, or `false`.
   @inlinable func forEach<Rows: MutableCollection, ID: Hashable & Sendable, ChildAction>(
-    _ path: sending WritableKeyPath<State, Rows>, id idAt: @escaping (Rows, Rows.Index) -> ID,
-    remove: @escaping (inout Rows, Rows.Index) -> Bool,
+    _ path: sending WritableKeyPath<State, Rows>, at embedding: AnyKeyPath? = nil,
+    id idAt: @escaping (Rows, Rows.Index) -> ID, remove: @escaping (inout Rows, Rows.Index) -> Bool,
     action embed: @escaping (ID, ChildAction) -> Action,
     extract: (@MainActor (Action) -> (ID, ChildAction)?)?,
     child: @escaping Reducer<Rows.Element, ChildAction>
@@ -661,7 +664,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       }
       return .merge(
         Self.embed(
-          effect, { embed(key, $0) }, at: path, key: TypedEffectID(key),
+          effect, { embed(key, $0) }, at: embedding ?? path, key: TypedEffectID(key),
           child: { state in place(state).map { state[keyPath: path][$0] } },
           modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
           keys: { state, _ in

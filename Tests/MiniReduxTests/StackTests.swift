@@ -315,6 +315,33 @@ struct StackTests {
     #expect(store.state[id: b + 7] == nil)
   }
 
+  @Test("one stack embedded twice, by its ids and by the screens' own: each ends its effects")
+  func stackByBothIds() {
+    enum Action { case byStack(Int, Bool), byOwn(String, Bool), pop }
+    let clock = TestClock()
+    let child: Reducer<Named, Bool> = { screen, _ in
+      screen.taps += 1
+      return .run { _ in try await clock.sleep(for: .seconds(60)) }
+    }
+    let reducer = Reduce<StackState<Named>, Action> { state, action in
+      if case .pop = action { state.removeLast() }
+      return .none
+    }
+    .forEach(\.self, action: Action.byStack, child: child)
+    .forEach(\.self, action: Action.byOwn, child: child)
+    let store = Store(initialState: [Named(id: "a"), Named(id: "b")], reducer)
+    // NB: Each send looks at the places in flight, of both embeddings of `\.self` at once.
+    let (byStack, byOwn) = (
+      store.send(.byStack(store.state.ids[1], true)), store.send(.byOwn("b", true))
+    )
+    let other = store.send(.byOwn("a", true))
+    #expect(store.state.map(\.taps) == [1, 2])
+    #expect(!byStack.isCancelled && !byOwn.isCancelled && !other.isCancelled)
+    store.send(.pop)
+    #expect(byStack.isCancelled && byOwn.isCancelled && !other.isCancelled)
+    other.cancel()
+  }
+
   /// An app whose root state is an enum: logged out, or a session with a timer.
   fileprivate enum Root {
     enum State: Equatable { case loggedOut, session(StackScreen.State) }
