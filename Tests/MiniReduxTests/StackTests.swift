@@ -342,6 +342,34 @@ struct StackTests {
     other.cancel()
   }
 
+  @Test("one stack of screens with Int ids, by the stack's ids and by their own: each its own")
+  func stackByBothIntIds() {
+    enum Action { case byStack(Int, Bool), byOwn(Int, Bool), pop }
+    let clock = TestClock()
+    let child: Reducer<Numbered, Bool> = { screen, _ in
+      screen.taps += 1
+      return .run { _ in try await clock.sleep(for: .seconds(60)) }
+    }
+    let byStack = Reduce<StackState<Numbered>, Action> { state, action in
+      if case .pop = action { state.removeLast() }
+      return .none
+    }
+    .forEach(\.self, action: Action.byStack, child: child)
+    // NB: The free function, generic over the collection, embeds by the screens' own ids.
+    let reducer = MiniRedux.forEach(
+      byStack.reduce, state: \.self,
+      action: { if case .byOwn(let id, let tap) = $0 { (id, tap) } else { nil } },
+      embed: Action.byOwn, child: child)
+    let store = Store(initialState: [Numbered(id: 7), Numbered(id: 8)], reducer)
+    let top = store.send(.byStack(store.state.ids[1], true))
+    let bottom = store.send(.byOwn(7, true))
+    #expect(store.state.map(\.taps) == [1, 1])
+    #expect(!top.isCancelled && !bottom.isCancelled)
+    store.send(.pop)
+    #expect(top.isCancelled && !bottom.isCancelled)
+    bottom.cancel()
+  }
+
   /// An app whose root state is an enum: logged out, or a session with a timer.
   fileprivate enum Root {
     enum State: Equatable { case loggedOut, session(StackScreen.State) }
