@@ -336,7 +336,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 
   func send(_ action: Action) -> StoreTask {
     let task = send(action, in: nil) ?? .empty
-    // NB: A test's effects reach their first suspension before `send` returns.
+    // NB: A test's effects, on its executor, reach their first suspension before `send` returns.
     if let executor, task.count > 0 { executor.drain(within: .seconds(1)) }
     return task
   }
@@ -417,7 +417,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   // NB: Through its store, which is calling; inside the reducer, the send's end calls the listener.
   func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
     defer {
-      let isOwn = (!isSending, isSending = true).0  // NB: What the first call sends waits for it.
+      let isOwn = (!isSending, isSending = true).0  // NB: A send in the first call waits for it.
       if !isReducing { listener(state) }
       if isOwn { drain() }
     }
@@ -549,7 +549,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   /// whether ``cancel()`` was called, or the store's release: nothing new starts or is reduced.
   fileprivate(set) var (count, active, finishedOne, wasCancelled) = (0, 0, false, false)
   private(set) weak var registry: Registry?
-  /// The tasks waiting in ``finish()``, each resumed once: by `leave`, or by its cancellation.
+  /// The tasks waiting in ``finish()``, each resumed once: by `leave`, or by `stopWaiting`.
   private var (waiters, nextWaiterID) = ([(id: Int, wake: UnsafeContinuation<Void, Never>)](), 0)
   init(_ registry: Registry?) { self.registry = registry }
   static let empty = StoreTask(nil)
@@ -782,7 +782,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     }
   }
 
-  /// Cancels every effect under `id`, but those enclosing `container` (not what else they contain).
+  /// Cancels every effect under `id` but those enclosing `container`, whose other contents it does.
   func cancel(_ id: EffectID, sparing container: RunningEffect?) {
     // NB: Over a copy, as cancelling one unregisters it.
     guard let members = byID[id] else { return }
