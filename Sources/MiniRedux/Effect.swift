@@ -501,9 +501,15 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       register(running)
       // NB: Written out in each branch (HowItWorks' table).
       let task =
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        if let executor, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+          // NB: In a test, nonisolated, so that its first job runs on the executor `send` drains.
+          Task(executorPreference: executor, priority: priority) { @concurrent in
+            await Effect.perform(body, handler, send, startedBy: origin)
+            await MainActor.run { running.end(in: running.lineage.registry) }
+          }
+        } else if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
           // NB: Starts inside `send`, so that the operation leaves the main actor at once.
-          Task.immediate(priority: priority, executorPreference: executor) {
+          Task.immediate(priority: priority) {
             await Effect.perform(body, handler, send, startedBy: origin)
             running.end(in: running.lineage.registry)
           }

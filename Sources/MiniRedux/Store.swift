@@ -1478,8 +1478,8 @@ public final class ImmediateTestClock: Clock, @unchecked Sendable {
 /// await clock.advance(by: .milliseconds(300))
 /// try await store.receive(.resultsLoaded(["swift"])) { $0.results = ["swift"] }
 /// ```
-/// > Note: Each test store runs its effects on a serial queue of its own from macOS, iOS, tvOS,
-/// > watchOS and visionOS 26 on, and on Linux; before, `advance(by:)` does not wait for them.
+/// > Note: Each test store runs its effects on a serial queue of its own from macOS 15, iOS 18,
+/// > tvOS 18, watchOS 11 and visionOS 2 on, and on Linux; before, `advance(by:)` does not wait.
 public final class TestClock: Clock, @unchecked Sendable {
   // NB: A queue, not a `Mutex`, whose thread-local storage the `swift` interpreter cannot load.
   private let queue = DispatchQueue(label: "MiniRedux.TestClock")
@@ -1658,7 +1658,7 @@ nonisolated final class TestExecutor: Sendable {
   }
 }
 
-// NB: The runtime runs effects here where `Task.immediate` takes an executor (macOS 26 on).
+// NB: The runtime runs a test's effects here where a task takes an executor (macOS 15 on).
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 nonisolated extension TestExecutor: TaskExecutor {
   func enqueue(_ job: consuming ExecutorJob) {
