@@ -961,7 +961,7 @@ extension Effect {
   nonisolated public static var dismiss: Self { Self(operation: .dismiss) }
 
   /// Whether it removes its child as it starts: a `.dismiss`, alone, in a merge or in a first step.
-  @usableFromInline var dismissesAtOnce: Bool {
+  var dismissesAtOnce: Bool {
     var pending = [self]
     while let effect = pending.popLast() {
       switch effect.operation {
@@ -1045,16 +1045,24 @@ extension Runtime {
 }
 
 extension Reduce {
-  /// A child's `effect`, at `path` under `key`: sent through `embed`, ids renamed into this one,
-  /// under its place's id if it `owns` them; `child`, `modify`, `keys`, `remove` reach it.
-  @usableFromInline static func embed<ChildState, ChildAction>(
-    _ effect: Effect<ChildAction>, _ embed: @escaping @Sendable (ChildAction) -> Action,
+  /// A child's `effect` for `action`, merged with what `parent` then returns: at `path` under
+  /// `key`, sent through `embed`, ids renamed into this one, under its place's id if it `owns`
+  /// them; `child`, `modify`, `keys`, `remove` reach it. An effect that dismisses at once is
+  /// dropped instead, as `removeNow` removes the child (returning whether it could).
+  @usableFromInline @MainActor static func embed<ChildState, ChildAction>(
+    _ effect: Effect<ChildAction>, for action: Action, in state: inout State,
+    then parent: Reducer<State, Action>, _ embed: @escaping @Sendable (ChildAction) -> Action,
     at path: AnyKeyPath, key: EffectID, owns: Bool = true,
     child: @escaping (State) -> ChildState?,
     modify: @escaping (inout State, (inout ChildState) -> Void) -> Void,
-    keys: @escaping Keys<State>, remove: ((inout State) -> Void)?
+    keys: @escaping Keys<State>, remove: ((inout State) -> Void)?,
+    removeNow: ((inout State) -> Bool)?
   ) -> Effect<Action> {
-    guard !effect.isNone else { return .none }
+    guard !effect.isNone else { return parent(&state, action) }
+    if let removeNow, effect.dismissesAtOnce {
+      dismissed(effect, by: action, removed: removeNow(&state))
+      return parent(&state, action)
+    }
     let id = Place<State>([TypedEffectID(path), key], keys: keys, remove: remove)
     let embedded = effect.map(embed) { inner in
       // NB: Renamed under `scope` too: two scoped children of one type have children of their own.
@@ -1075,7 +1083,7 @@ extension Reduce {
       let at: [EffectID] = [TypedEffectID([id, place.embedding]), place.key]
       return (Place(at, keys: keys, remove: place.remove.map { r in { modify(&$0, r) } }), nil)
     }
-    return owns ? embedded.cancellable(id) : embedded
+    return .merge(owns ? embedded.cancellable(id) : embedded, parent(&state, action))
   }
 }
 

@@ -526,22 +526,17 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       var effect = Effect<ChildAction>.none
       modify(&state) { effect = child(&$0, childAction) }
       if case .report = effect.operation { return effect.map { embed($0) } }  // NB: Dropped inside.
-      if let remove, effect.dismissesAtOnce {
-        remove(&state)
-        Self.dismissed(effect, by: action)
-        return parent(&state, action)
-      }
       // NB: Who the child is after its reducer ran: what it returns with a new id is the new id's.
       let key = find(state)!
       let isThere = { (state: State) in find(state) == key }
-      return .merge(
-        Self.embed(
-          effect, { embed($0) }, at: path, key: TypedEffectID(key), owns: owns,
-          child: { (state: State) in isThere(state) ? read(state) : nil },
-          modify: { state, change in if isThere(state) { modify(&state, change) } },
-          keys: { state, _ in { [now = find(state).map(TypedEffectID.init)] in $0 == now } },
-          remove: remove.map { remove in { if isThere($0) { remove(&$0) } } }),
-        parent(&state, action))
+      return Self.embed(
+        effect, for: action, in: &state, then: parent, { embed($0) }, at: path,
+        key: TypedEffectID(key), owns: owns,
+        child: { (state: State) in isThere(state) ? read(state) : nil },
+        modify: { state, change in if isThere(state) { modify(&state, change) } },
+        keys: { state, _ in { [now = find(state).map(TypedEffectID.init)] in $0 == now } },
+        remove: remove.map { remove in { if isThere($0) { remove(&$0) } } },
+        removeNow: remove.map { remove in { (remove(&$0), true).1 } })
     }
   }
 
@@ -653,28 +648,23 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
         effect = child(&state[keyPath: path][index], childAction)
       }
       if case .report = effect.operation { return effect.map { embed(id, $0) } }  // Dropped inside.
-      if effect.dismissesAtOnce {
-        Self.dismissed(effect, by: action, removed: remove(&state[keyPath: path], index))
-        return parent(&state, action)
-      }
       let key = idAt(state[keyPath: path], index)
       let place = { (state: State) -> Rows.Index? in
         var look = -1
         return find(key, in: state[keyPath: path], look: &look)
       }
-      return .merge(
-        Self.embed(
-          effect, { embed(key, $0) }, at: embedding ?? path, key: TypedEffectID(key),
-          child: { state in place(state).map { state[keyPath: path][$0] } },
-          modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
-          keys: { state, _ in
-            var (rows, look) = (state[keyPath: path], -1)  // NB: One look at the rows for all keys.
-            return { [rows] in find(($0 as! TypedEffectID).value, in: rows, look: &look) != nil }
-          },
-          remove: { state in
-            guard let row = place(state), !remove(&state[keyPath: path], row) else { return }
-            Self.dismissed(Effect<ChildAction>.dismiss, by: action, removed: false)
-          }), parent(&state, action))
+      return Self.embed(
+        effect, for: action, in: &state, then: parent, { embed(key, $0) }, at: embedding ?? path,
+        key: TypedEffectID(key), child: { state in place(state).map { state[keyPath: path][$0] } },
+        modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
+        keys: { state, _ in
+          var (rows, look) = (state[keyPath: path], -1)  // NB: One look at the rows for all keys.
+          return { [rows] in find(($0 as! TypedEffectID).value, in: rows, look: &look) != nil }
+        },
+        remove: { state in
+          guard let row = place(state), !remove(&state[keyPath: path], row) else { return }
+          Self.dismissed(Effect<ChildAction>.dismiss, by: action, removed: false)
+        }, removeNow: { remove(&$0[keyPath: path], index) })
     }
   }
 
@@ -764,7 +754,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
 
   /// Reports a collection that could not remove a child, or what it returned with `.dismiss`.
   @usableFromInline static func dismissed<ChildAction>(
-    _ effect: Effect<ChildAction>, by action: Action, removed: Bool = true
+    _ effect: Effect<ChildAction>, by action: Action, removed: Bool
   ) {
     var effect = effect  // NB: A child of an enum case's `scope` returns it under the case's id.
     while case .cancellable(_, _, let parts) = effect.operation { effect = parts.first }
