@@ -191,9 +191,8 @@ extension Store: Observable {
       layers.registrar.withMutation(of: self, keyPath: token) {}
     }
     listeners()
-    var released = false
-    for scope in layers.scopes where !scope.notify() { released = true }
-    if released { layers.scopes = layers.scopes.filter { $0.isAlive() } }  // NB: Fit to them.
+    let released = layers.scopes.count { !$0.notify() }  // NB: Each is told, then those gone go.
+    if released > 0 { layers.scopes = layers.scopes.filter { $0.isAlive() } }  // NB: Fit to them.
     isTracked =
       layers.willChange != nil || !layers.scopes.isEmpty || layers.isStateObserved
       || layers.observed.contains { $0.isObserved }

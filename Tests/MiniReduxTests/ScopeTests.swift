@@ -139,6 +139,18 @@ struct ScopedStoreTests {
     #expect(changes.values == ["left"])
   }
 
+  @Test("an observer of a scoped store may scope the parent again while the scopes are told")
+  func scopeWhileNotifying() {
+    // Given: an observer of one scoped store that, told of a change, scopes and reads another.
+    let tracker = ScopingObserver(App.store(Gate()))
+    tracker.track()
+    // When: two sends change the observed child, each telling the parent's scopes.
+    tracker.store.send(.left(.increment))
+    tracker.store.send(.left(.increment))
+    // Then: each observer call attached a new scope to the parent as it told them, safely.
+    #expect(tracker.made.map(\.state.count) == [0, 0])
+  }
+
   @Test("subscribe on a scoped store delivers the child state at once and after each send")
   func subscribe() {
     let store = App.store(Gate())
@@ -587,5 +599,28 @@ struct ScopeNotificationTests {
     #expect(weakParent == nil)
     #expect(weakChild == nil)
     #expect(weakGrandchild == nil)
+  }
+}
+
+/// Observes a scoped store; each change scopes the parent anew and reads it, then observes again.
+@MainActor
+final class ScopingObserver {
+  let (store, left): (Store<App.State, App.Action>, Store<Counter.State, Counter.Action>)
+  var made: [Store<Counter.State, Counter.Action>] = []
+  init(_ store: Store<App.State, App.Action>) {
+    (self.store, left) = (store, store.scope(state: \.left, action: App.Action.left))
+  }
+
+  func track() {
+    withObservationTracking {
+      _ = left.state
+    } onChange: { [self] in
+      MainActor.assumeIsolated {
+        let right = store.scope(state: \.right, action: App.Action.right)
+        _ = right.state
+        made.append(right)
+        track()
+      }
+    }
   }
 }
