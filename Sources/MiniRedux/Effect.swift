@@ -497,10 +497,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
       guard let lineage = admit(lineage, in: container) else { return }
       let running = RunningEffect(lineage: lineage, parent: container, ids: ids, isPause: isPause)
       let send = Send(effect: running, deliver: deliver)
-      // NB: Registered before its task starts, so that the task's end always finds it registered.
-      register(running)
-      // NB: Written out in each branch (HowItWorks' table).
-      let task =
+      register(running)  // NB: Before its task starts, so that its end finds it registered.
+      let task =  // NB: Written out in each branch (HowItWorks' table).
         if let executor, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
           // NB: In a test, nonisolated, so that its first job runs on the executor `send` drains.
           Task(executorPreference: executor, priority: priority) { @concurrent in
@@ -1045,10 +1043,9 @@ extension Runtime {
 }
 
 extension Reduce {
-  /// A child's `effect` for `action`, merged with what `parent` then returns: at `path` under
-  /// `key`, sent through `embed`, ids renamed into this one, under its place's id if it `owns`
-  /// them; `child`, `modify`, `keys`, `remove` reach it. An effect that dismisses at once is
-  /// dropped instead, as `removeNow` removes the child (returning whether it could).
+  /// A child's `effect`, then `parent`'s, merged: at `path` under `key`, through `embed`, its ids
+  /// renamed into its place's (if it `owns` them), which `child`, `modify`, `keys`, `remove` reach;
+  /// or dropped, if it dismisses at once, as `removeNow` removes the child (or says it cannot).
   @usableFromInline @MainActor static func embed<ChildState, ChildAction>(
     _ effect: Effect<ChildAction>, for action: Action, in state: inout State,
     then parent: Reducer<State, Action>, _ embed: @escaping @Sendable (ChildAction) -> Action,
