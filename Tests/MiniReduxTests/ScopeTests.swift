@@ -614,12 +614,13 @@ final class ScopingObserver {
   func track() {
     withObservationTracking {
       _ = left.state
-    } onChange: { [self] in
+    } onChange: { [weak self] in  // NB: Weakly: the store's registrar keeps this closure.
       MainActor.assumeIsolated {
-        let right = store.scope(state: \.right, action: App.Action.right)
+        guard let self else { return }
+        let right = self.store.scope(state: \.right, action: App.Action.right)
         _ = right.state
-        made.append(right)
-        track()
+        self.made.append(right)
+        self.track()
       }
     }
   }
