@@ -9,7 +9,7 @@ import Testing
 //
 // Replay one program:   MINIREDUX_STORM_SEED=<seed> swift test --filter Storm
 // Change the count:     MINIREDUX_STORM_PROGRAMS=<n> (default 2000; 400 under the address
-//                        sanitizer, 200 under the thread sanitizer)
+//                        sanitizer, 100 under the thread sanitizer)
 // Another seed family:  MINIREDUX_STORM_BASE_SEED=<n>
 //
 // How "after its cancellation took effect" is observed: the store starts a reducer's effects
@@ -38,12 +38,12 @@ struct StormTests {
       return
     }
     // NB: Under a sanitizer, the longest test of the run: 800 programs took 163 s of its 168;
-    // under the thread sanitizer with code coverage, as CI runs it, 400 took 161 s.
+    // under the thread sanitizer with code coverage, as CI runs it, 200 took 109 s to 155 s.
     let defaultCount =
       switch Sanitizer.current {
       case .none: 2_000
       case .address: 400
-      case .thread: 200
+      case .thread: 100
       }
     let count = environmentInteger("MINIREDUX_STORM_PROGRAMS") ?? defaultCount
     let base = environment["MINIREDUX_STORM_BASE_SEED"].flatMap(UInt64.init) ?? 0x5EED_0000
