@@ -168,7 +168,8 @@ public struct Send<Action: Sendable>: Sendable {
   /// The store's way in, for all its effects; a closure, as a child's `Send` wraps its parent's.
   let deliver: @MainActor @Sendable (Action, RunningEffect) -> Void
 
-  /// Sends `action`, reduced before this returns, unless the effect was cancelled (or has ended).
+  /// Sends `action`, reduced before this returns (made during a send, as by a listener, after that
+  /// send's actions), unless the effect was cancelled (or has ended).
   @MainActor public func callAsFunction(_ action: Action) {
     // NB: A cancelled operation may still get here; cancellation must win.
     if !Task.isCancelled { deliver(action, effect) }
@@ -417,7 +418,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   // NB: Through its store, which is calling; inside the reducer, the send's end calls the listener.
   func subscribe(_ listener: @escaping @MainActor (State) -> Void) -> StoreSubscription {
     defer {
-      let isOwn = (!isSending, isSending = true).0  // NB: A send in the first call waits for it.
+      let isOwn = (!isSending, isSending = true).0  // NB: A send the first call makes waits for it.
       if !isReducing { listener(state) }
       if isOwn { drain() }
     }
@@ -506,7 +507,8 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
             await MainActor.run { running.end(in: running.lineage.registry) }
           }
         } else if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-          // NB: Starts inside `send`, so that the operation leaves the main actor at once.
+          // NB: On the main actor, as this method (and the branch below): it starts inside `send`,
+          // the operation leaves at once (`@concurrent`), and its end comes back.
           Task.immediate(priority: priority) {
             await Effect.perform(body, handler, send, startedBy: origin)
             running.end(in: running.lineage.registry)
@@ -575,8 +577,9 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
     registry?.inFlight.filter { $0.effect.lineage === self }.forEach { registry?.cancel($0.effect) }
   }
 
-  /// Waits until the effects have ended; cancelling the waiting task cancels them and returns. In a
-  /// test, after `timeout` it fails the test at its line and cancels them (<doc:TestingAFeature>).
+  /// Waits until the effects have ended; cancelling the waiting task cancels them (in a main-actor
+  /// task, next) and ends the wait. In a test, after `timeout` it fails the test at its line and
+  /// cancels them (<doc:TestingAFeature>).
   /// ```swift
   /// await store.send(.refresh).finish()
   /// print(store.state.items)  // what the refresh loaded
