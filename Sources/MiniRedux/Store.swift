@@ -501,7 +501,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
     nonisolated(unsafe) let path = path  // Sound: read only on the main actor, as the store is.
     return embedding(
       path, action: embed, extract: extract, child: child, gone: { _ in "\(path) is nil" },
-      find: { Self.key(of: $0[keyPath: path]) }, read: { $0[keyPath: path] },
+      find: { $0[keyPath: path].map { Self.key(of: $0) } }, read: { $0[keyPath: path] },
       modify: { $1(&$0[keyPath: path]!) }, remove: { $0[keyPath: path] = nil })
   }
 
@@ -734,8 +734,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
   }
 
   /// Who a present child is: its `id` if `Identifiable`; an enum's case, and its value's `id`.
-  @usableFromInline static func key<Child>(of child: Child?) -> AnyHashable? {
-    guard let child else { return nil }
+  @usableFromInline static func key<Child>(of child: Child) -> AnyHashable {
     if let child = child as? any Identifiable { return id(of: child) }
     guard let name = caseName(child).map({ AnyHashable(String(cString: $0)) }) else { return true }
     return casePayload(of: child, as: (any Identifiable).self).map { [name, id(of: $0)] } ?? name
