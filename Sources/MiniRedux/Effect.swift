@@ -1049,10 +1049,10 @@ extension Reduce {
   /// A child's `effect`, then `parent`'s, merged: at `path` under `key`, through `embed`, its ids
   /// renamed into its place's (if it `owns` them), which `child`, `modify`, `keys`, `remove` reach;
   /// or dropped, if it dismisses at once, as `removeNow` removes the child (or says it cannot).
-  @usableFromInline @MainActor static func embed<ChildState, ChildAction>(
+  @usableFromInline @MainActor static func embed<ChildState, ChildAction, Key: Hashable>(
     _ effect: Effect<ChildAction>, for action: Action, in state: inout State,
     then parent: Reducer<State, Action>, _ embed: @escaping @Sendable (ChildAction) -> Action,
-    at path: AnyKeyPath, key: EffectID, owns: Bool = true,
+    at path: AnyKeyPath, key: Key, owns: Bool = true,
     child: @escaping (State) -> ChildState?,
     modify: @escaping (inout State, (inout ChildState) -> Void) -> Void,
     keys: @escaping Keys<State>, remove: ((inout State) -> Void)?,
@@ -1063,7 +1063,7 @@ extension Reduce {
       dismissed(effect, by: action, removed: removeNow(&state))
       return parent(&state, action)
     }
-    let id = Place<State>([TypedEffectID(path), key], keys: keys, remove: remove)
+    let id = Place<State>([TypedEffectID(path), TypedEffectID(key)], keys: keys, remove: remove)
     let embedded = effect.map(embed) { inner in
       // NB: Renamed under `scope` too: two scoped children of one type have children of their own.
       guard let place = inner as? Place<ChildState> else {

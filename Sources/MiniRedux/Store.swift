@@ -529,9 +529,8 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       let key = find(state)!
       let isThere = { (state: State) in find(state) == key }
       return Self.embed(
-        effect, for: action, in: &state, then: parent, { embed($0) }, at: path,
-        key: TypedEffectID(key), owns: owns,
-        child: { (state: State) in isThere(state) ? read(state) : nil },
+        effect, for: action, in: &state, then: parent, { embed($0) }, at: path, key: key,
+        owns: owns, child: { (state: State) in isThere(state) ? read(state) : nil },
         modify: { state, change in if isThere(state) { modify(&state, change) } },
         keys: { state, _ in { [now = find(state).map(TypedEffectID.init)] in $0 == now } },
         remove: remove.map { remove in { if isThere($0) { remove(&$0) } } },
@@ -654,7 +653,7 @@ public struct Reduce<State, Action: Sendable>: @unchecked Sendable {
       }
       return Self.embed(
         effect, for: action, in: &state, then: parent, { embed(key, $0) }, at: embedding ?? path,
-        key: TypedEffectID(key), child: { state in place(state).map { state[keyPath: path][$0] } },
+        key: key, child: { state in place(state).map { state[keyPath: path][$0] } },
         modify: { if let row = place($0) { $1(&$0[keyPath: path][row]) } },
         keys: { state, _ in
           var (rows, look) = (state[keyPath: path], -1)  // NB: One look at the rows for all keys.
