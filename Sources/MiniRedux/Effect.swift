@@ -507,8 +507,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
             await MainActor.run { running.end(in: running.lineage.registry) }
           }
         } else if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-          // NB: On the main actor, as this method (and the branch below): it starts inside `send`,
-          // the operation leaves at once (`@concurrent`), and its end comes back.
+          // NB: On the main actor, as this method: starts in `send`; the operation leaves it.
           Task.immediate(priority: priority) {
             await Effect.perform(body, handler, send, startedBy: origin)
             running.end(in: running.lineage.registry)
