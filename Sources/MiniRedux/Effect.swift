@@ -183,7 +183,7 @@ extension Effect {
     case none
     indirect case send(Action)
     /// A `.run`, or a debounce's pause (`isPause`): it sends nothing and is no effect of its own.
-    indirect case run(TaskPriority?, Body, Handler?, isPause: Bool)
+    indirect case run(TaskPriority?, Body, Catch?, isPause: Bool)
     /// Misuse found reducing an action, reported as it starts, with the action as the root got it.
     indirect case report(Action, @Sendable (_ action: Any) -> String)
     case cancel(EffectID)
@@ -194,8 +194,7 @@ extension Effect {
   }
 
   @usableFromInline typealias Body = @concurrent @Sendable (Send<Action>) async throws -> Void
-  @usableFromInline typealias Handler =
-    @concurrent @Sendable (any Error, Send<Action>) async -> Void
+  @usableFromInline typealias Catch = @concurrent @Sendable (any Error, Send<Action>) async -> Void
 
   /// The parts of a composite effect: a `cancellable`'s one part is `first`, with no array.
   // NB: `deinit` releases a deep tree in a loop, not recursively; the parts change only there.
@@ -235,7 +234,7 @@ extension Effect {
 
   // NB: `@concurrent` runs this and the operation on the global executor in every compile mode.
   @concurrent static func perform(
-    _ body: Body, _ handler: Handler?, _ send: Send<Action>, startedBy origin: Action
+    _ body: Body, _ handler: Catch?, _ send: Send<Action>, startedBy origin: Action
   ) async {
     do { try await body(send) } catch {
       // NB: Cancellation is silent: an error thrown because of it is no failure.
@@ -326,8 +325,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
 
   func read() -> State {
     guard !isReducing else {
-      // NB: Reading the state here would crash as an exclusivity violation.
-      fatalError(
+      fatalError(  // NB: Reading the state here would crash as an exclusivity violation.
         "MiniRedux: the state of a \(Self.name) was read inside its own "
           + "reducer (store.state, a scoped store's state, subscribe or scope on a scoped store). "
           + "Inside the reducer, use the `inout` state given; subscribe and scope outside it.")
@@ -378,7 +376,9 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   }
 
   /// Reduces the queue, moves on containers, tells observers; ends the send, returning its lineage.
-  @discardableResult private func drain() -> StoreTask? {
+  @discardableResult private func drain(causedBy effect: RunningEffect? = nil) -> StoreTask? {
+    // NB: Outside a send, what `effect` caused (an observer's send, too) is in its lineage.
+    if let effect { current = effect.lineage.wasCancelled ? nil : effect.lineage }
     isSending = true
     var (reduced, moved) = (0, 0)
     while true {
@@ -409,10 +409,7 @@ nonisolated func swapRemove<T>(_ array: inout [T], at i: Int) -> T? {
   /// Moves on a container whose contents have all ended: at once, unless a send is in progress.
   override func emptied(_ container: RunningEffect) {
     toAdvance.append(container)
-    guard !isSending else { return }
-    // NB: A send made meanwhile, by an observer, belongs to the container's lineage.
-    current = container.lineage.wasCancelled ? nil : container.lineage
-    drain()
+    if !isSending { drain(causedBy: container) }
   }
 
   // NB: Through its store, which is calling; inside the reducer, the send's end calls the listener.
@@ -883,7 +880,7 @@ extension Effect {
     case .merge: return Effect<T>(operation: .merge(.init(parts)))
     case .concatenate: return Effect<T>(operation: .concatenate(.init(parts)))
     case .run(let priority, let body, let handler, let pause):
-      let handler = handler.map { handler -> Effect<T>.Handler in { await handler($0, wrap($1)) } }
+      let handler = handler.map { handler -> Effect<T>.Catch in { await handler($0, wrap($1)) } }
       return .init(operation: .run(priority, { try await body(wrap($0)) }, handler, isPause: pause))
     }
   }
@@ -1040,7 +1037,7 @@ extension Runtime {
     place.remove!(&state)
     mustNotify = true
     endGoneChildren()
-    if !isSending { drain() }
+    if !isSending { drain(causedBy: container) }
   }
 }
 

@@ -1138,7 +1138,7 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
     let (task, step) = start(action, sentAt: "sent at \(fileID):\(line)")
     // NB: No step if a `context` skipped `reduce` (reported), or spun a nested run loop.
     if let step { try check(update, step, name, at) } else { try failIfDropped(name, at) }
-    if task.count > 0 { await Task.yield() }  // NB: An effect that returned at once ends now.
+    if task.count > 0 { await executor.settle(before: .now, within: timeout) }  // NB: Past hops.
     return task
   }
 
@@ -1537,13 +1537,15 @@ public final class TestClock: Clock, @unchecked Sendable {
   @MainActor public func advance(to deadline: Instant) async {
     // NB: The time left for effects is measured for the whole advance.
     let (end, deadline) = (max(deadline, now), ContinuousClock.now + patience)
-    var settled = true
+    var (settled, since) = (true, queue.sync { state.nextID })  // NB: Later sleeps until now wait.
     repeat {
       let executors = queue.sync { state.executors.values.compactMap { $0() } }
       for executor in executors { settled = await executor.settle(before: deadline) && settled }
     } while queue.sync(execute: {
-      state.now = min(state.sleepers.values.map(\.deadline).min() ?? end, end)
-      let due = state.sleepers.filter { $0.value.deadline <= state.now }.keys.sorted()
+      let waiting = state.sleepers.filter { $0.key < since || $0.value.deadline > state.now }
+      let next = min(waiting.values.map(\.deadline).min() ?? end, end)
+      if next > state.now { (state.now, since) = (next, state.nextID) }
+      let due = waiting.filter { $0.value.deadline <= state.now }.keys.sorted()
       for id in due { state.sleepers.removeValue(forKey: id)?.wake.resume() }
       return !due.isEmpty
     })
@@ -1608,8 +1610,7 @@ extension StoreTask {
 nonisolated final class TestExecutor: Sendable {
   static let key = DispatchSpecificKey<@Sendable () -> TestExecutor?>()  // The queue's executor.
   private let queue = DispatchQueue(label: "MiniRedux.TestExecutor")
-  // NB: Sound: read and written on the queue only, where the effects' jobs run. How many jobs
-  // ran, and how many of its effects sleep on a `TestClock`.
+  // NB: Sound: used on the queue only, where the jobs run. Jobs run; effects asleep on a TestClock.
   nonisolated(unsafe) var (ran, sleepers) = (0, 0)
 
   init() { queue.setSpecific(key: Self.key, value: { [weak self] in self }) }  // NB: Its own queue.
@@ -1627,12 +1628,14 @@ nonisolated final class TestExecutor: Sendable {
   }
 
   /// Whether the jobs enqueued, and what they sent to the main actor, ran and enqueued no more; it
-  /// gives up past `deadline` after 100 passes that found new jobs, or after ten minutes of passes.
+  /// gives up past `deadline` after 100 passes that found new jobs, or after `bound`, stalls aside.
   // NB: Via the FIFO main queue, not the main actor's resumption order (HowItWorks: Time in tests).
-  @MainActor func settle(before deadline: ContinuousClock.Instant) async -> Bool {
+  @MainActor @discardableResult func settle(
+    before deadline: ContinuousClock.Instant, within bound: Duration = .seconds(600)
+  ) async -> Bool {
     let (passes, pass) = AsyncStream.makeStream(of: Int?.self)
-    defer { pass.finish() }
-    DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(600)) { pass.yield(nil) }
+    let timer = Task { if await sleep(discountingStalls: bound) { pass.yield(nil) } }
+    defer { _ = (pass.finish(), timer.cancel()) }
     var (ran, changes, iterator) = (-1, 0, passes.makeAsyncIterator())
     while true {
       // NB: The inner closure, and so its capture of `ran`, is made on the queue.
