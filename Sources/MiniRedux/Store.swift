@@ -1628,18 +1628,18 @@ nonisolated final class TestExecutor: Sendable {
   }
 
   /// Whether the jobs enqueued, and what they sent to the main actor, ran and enqueued no more; it
-  /// gives up past `deadline` after 100 passes that found new jobs, or after `bound`, stalls aside.
+  /// gives up past `deadline` after 100 passes that found new jobs, or on a pass `bound` long.
   // NB: Via the FIFO main queue, not the main actor's resumption order (HowItWorks: Time in tests).
   @MainActor @discardableResult func settle(
     before deadline: ContinuousClock.Instant, within bound: Duration = .seconds(600)
   ) async -> Bool {
     let (passes, pass) = AsyncStream.makeStream(of: Int?.self)
-    let timer = Task { if await sleep(discountingStalls: bound) { pass.yield(nil) } }
-    defer { _ = (pass.finish(), timer.cancel()) }
     var (ran, changes, iterator) = (-1, 0, passes.makeAsyncIterator())
     while true {
       // NB: The inner closure, and so its capture of `ran`, is made on the queue.
       queue.async { DispatchQueue.main.async { [ran = self.ran] in pass.yield(ran) } }
+      let timer = Task { if await sleep(discountingStalls: bound) { pass.yield(nil) } }
+      defer { timer.cancel() }
       guard let now = await iterator.next() ?? nil else { return false }
       if now == ran { return true }
       (ran, changes) = (now, changes + 1)
