@@ -168,8 +168,8 @@ public struct Send<Action: Sendable>: Sendable {
   /// The store's way in, for all its effects; a closure, as a child's `Send` wraps its parent's.
   let deliver: @MainActor @Sendable (Action, RunningEffect) -> Void
 
-  /// Sends `action`, reduced before this returns (made during a send, as by a listener, after that
-  /// send's actions), unless the effect was cancelled (or has ended).
+  /// Sends `action`, reduced before this returns (if called during a send, as from a listener,
+  /// queued for that send), unless the effect was cancelled (or has ended).
   @MainActor public func callAsFunction(_ action: Action) {
     // NB: A cancelled operation may still get here; cancellation must win.
     if !Task.isCancelled { deliver(action, effect) }

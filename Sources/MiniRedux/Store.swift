@@ -50,7 +50,7 @@ public typealias Reducer<State, Action: Sendable> =
   private(set) var listeners: [(id: Int, listener: @MainActor (State) -> Void)] = [] {
     didSet { hasListeners = !listeners.isEmpty }
   }
-  // NB: Flags each send reads (HowItWorks' table); `cancellations` counts listeners cancelled.
+  // NB: A flag each send reads (HowItWorks' table); `cancellations` counts listeners cancelled.
   private var (hasListeners, nextListenerID, cancellations) = (false, 0, 0)
   // NB: The one way in for what the layers keep (`Layers`), and two fields beside it (HowItWorks).
   fileprivate(set) var (layers, isTracked, stateKeyPath) = (Store.newLayers(), false, \Store.state)
