@@ -234,7 +234,7 @@ extension Store: Observable {
   }
 
   /// A store of a child feature that comes and goes (a sheet, a pushed screen, a row) while it is
-  /// present, else `nil`; once the child is gone, it keeps its last state, and sends are dropped.
+  /// present, else `nil`; while no child is there, it keeps its last state, and sends are dropped.
   /// ```swift
   /// if let timer = appStore.scope(state: \.timer, action: App.Action.timer) {
   ///   timer.send(.start)
