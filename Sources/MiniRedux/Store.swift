@@ -1316,8 +1316,8 @@ nonisolated private func dumpWrap(_ open: String, _ items: [[String]], _ width: 
       return try check(update, next, "receive(\(shown))", at)
     }
     received.insert(contentsOf: skipped, at: 0)  // NB: One that fails skips nothing, as TCA's.
-    let names = skipped.map { Self.describe($0.action) }.joined(separator: ", ")
-    let got = skipped.isEmpty ? "nothing" : "only " + names
+    let names = skipped.prefix(20).map { Self.describe($0.action) }.joined(separator: ", ")
+    let got = skipped.isEmpty ? "nothing" : "only " + names + (skipped.count > 20 ? ", …" : "")
     var why = isRunning ? "within \(timeout)" : "and no effect is running"
     if isRunning, let sleepers = executor.drain(within: timeout), sleepers > 0 {
       why += ", while \(sleepers) sleep\(sleepers == 1 ? "s" : "") on a TestClock: advance it"
